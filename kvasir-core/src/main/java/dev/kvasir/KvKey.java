@@ -1,0 +1,165 @@
+package dev.kvasir;
+
+import dev.kvasir.key.KeyCodec;
+import dev.kvasir.value.JsFormat;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A Deno KV key: an immutable sequence of {@link KeyPart}s. Its binary form ({@link #encode()})
+ * is byte for byte the one Deno stores (reference/denokv.md §1), and keys compare in that
+ * encoded, unsigned byte order, which is the order {@code list} returns them in. Equality and
+ * hash code follow the encoding too.
+ *
+ * <pre>{@code
+ * KvKey key = KvKey.of("users", 42, BigInteger.ONE, true, new byte[] {1, 2});
+ * key.toString();   // ["users",42,1n,true,Uint8Array(2)[1,2]]
+ * }</pre>
+ *
+ * <p>Thread-safe: instances are immutable.
+ */
+public final class KvKey implements Comparable<KvKey> {
+  private static final KvKey EMPTY = new KvKey(new KeyPart[0]);
+
+  private final KeyPart[] parts;
+  private final byte[] encoded;
+
+  private KvKey(KeyPart[] parts) {
+    this.parts = parts;
+    this.encoded = KeyCodec.encode(parts);
+  }
+
+  private KvKey(KeyPart[] parts, byte[] encoded) {
+    this.parts = parts;
+    this.encoded = encoded;
+  }
+
+  /**
+   * A key of the given parts; see {@link KeyPart#of(Object)} for the accepted Java types.
+   *
+   * @throws IllegalArgumentException naming the index and type of the first unsupported part
+   */
+  public static KvKey of(Object... parts) {
+    if (parts.length == 0) {
+      return EMPTY;
+    }
+    KeyPart[] converted = new KeyPart[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        converted[i] = KeyPart.of(parts[i]);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("key part " + i + ": " + e.getMessage(), e);
+      }
+    }
+    return new KvKey(converted);
+  }
+
+  /** A key of the given parts, in order. */
+  public static KvKey of(List<?> parts) {
+    return of(parts.toArray());
+  }
+
+  /**
+   * Decodes a key from Deno's binary form.
+   *
+   * @throws KvDecodeException if the bytes are not a well-formed, canonical key encoding
+   */
+  public static KvKey decode(byte[] encoded) {
+    byte[] copy = encoded.clone();
+    return new KvKey(KeyCodec.decode(copy), copy);
+  }
+
+  /** The encoded key; a fresh copy on each call. */
+  public byte[] encode() {
+    return encoded.clone();
+  }
+
+  /** Length of {@link #encode()} in bytes, without copying. */
+  public int encodedLength() {
+    return encoded.length;
+  }
+
+  public int size() {
+    return parts.length;
+  }
+
+  public boolean isEmpty() {
+    return parts.length == 0;
+  }
+
+  public KeyPart get(int index) {
+    return parts[index];
+  }
+
+  /** The parts, as an unmodifiable list. */
+  public List<KeyPart> parts() {
+    return Collections.unmodifiableList(Arrays.asList(parts));
+  }
+
+  /** This key followed by more parts: {@code KvKey.of("users").append("alice")}. */
+  public KvKey append(Object... more) {
+    KvKey tail = of(more);
+    KeyPart[] joined = Arrays.copyOf(parts, parts.length + tail.parts.length);
+    System.arraycopy(tail.parts, 0, joined, parts.length, tail.parts.length);
+    byte[] bytes = Arrays.copyOf(encoded, encoded.length + tail.encoded.length);
+    System.arraycopy(tail.encoded, 0, bytes, encoded.length, tail.encoded.length);
+    return new KvKey(joined, bytes);
+  }
+
+  /** Whether {@code prefix}'s parts are the first parts of this key (a key starts with itself). */
+  public boolean startsWith(KvKey prefix) {
+    // Every encoded part is prefix-free, so a byte prefix at a part boundary is a part prefix.
+    return prefix.parts.length <= parts.length
+        && Arrays.equals(encoded, 0, prefix.encoded.length, prefix.encoded, 0,
+            prefix.encoded.length);
+  }
+
+  /** Deno's order: unsigned lexicographic order of the encodings (reference/denokv.md §1.6). */
+  @Override
+  public int compareTo(KvKey other) {
+    return Arrays.compareUnsigned(encoded, other.encoded);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof KvKey other && Arrays.equals(encoded, other.encoded);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(encoded);
+  }
+
+  /** Deno's notation: {@code ["users",42,1n,true,Uint8Array(2)[1,2]]}. */
+  @Override
+  public String toString() {
+    StringBuilder out = new StringBuilder("[");
+    for (int i = 0; i < parts.length; i++) {
+      if (i > 0) {
+        out.append(',');
+      }
+      appendPart(out, parts[i]);
+    }
+    return out.append(']').toString();
+  }
+
+  private static void appendPart(StringBuilder out, KeyPart part) {
+    if (part instanceof KeyPart.Str s) {
+      JsFormat.appendQuoted(out, s.value());
+    } else if (part instanceof KeyPart.Num n) {
+      out.append(JsFormat.numberToString(n.value()));
+    } else if (part instanceof KeyPart.BigInt b) {
+      out.append(b.value()).append('n');
+    } else if (part instanceof KeyPart.Bool b) {
+      out.append(b.value());
+    } else if (part instanceof KeyPart.Bytes b) {
+      byte[] bytes = b.value();
+      out.append("Uint8Array(").append(bytes.length).append(")[");
+      for (int i = 0; i < bytes.length; i++) {
+        out.append(i == 0 ? "" : ",").append(bytes[i] & 0xff);
+      }
+      out.append(']');
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package dev.kvasir.value;
+
+import java.math.BigDecimal;
+
+/** JS number and string conversions that Java lacks. Stateless. */
+public final class JsFormat {
+  private JsFormat() {}
+
+  /**
+   * The double equal to {@code value}.
+   *
+   * @throws IllegalArgumentException if a double cannot hold it exactly (no silent rounding)
+   */
+  public static double exactDouble(long value) {
+    double d = value;
+    // (long) 2^63 saturates back to Long.MAX_VALUE, so that case needs its own test.
+    if (d == 0x1p63 || (long) d != value) {
+      throw new IllegalArgumentException("Long " + value
+          + " cannot be represented exactly as a JS number; use BigInteger for a bigint");
+    }
+    return d;
+  }
+
+  /** {@code Number.prototype.toString()}: {@code 42}, {@code 1.5}, {@code 1e+21}, {@code -0} → "0". */
+  public static String numberToString(double value) {
+    if (Double.isNaN(value)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(value)) {
+      return value > 0 ? "Infinity" : "-Infinity";
+    }
+    if (value == 0) {
+      return "0";
+    }
+    BigDecimal decimal = new BigDecimal(Double.toString(Math.abs(value))).stripTrailingZeros();
+    String digits = decimal.unscaledValue().toString();
+    int k = digits.length();
+    int n = k - decimal.scale(); // value = 0.digits × 10^n
+    StringBuilder out = new StringBuilder(value < 0 ? "-" : "");
+    if (k <= n && n <= 21) {
+      out.append(digits).append("0".repeat(n - k));
+    } else if (0 < n && n <= 21) {
+      out.append(digits, 0, n).append('.').append(digits, n, k);
+    } else if (-6 < n && n <= 0) {
+      out.append("0.").append("0".repeat(-n)).append(digits);
+    } else {
+      out.append(digits.charAt(0));
+      if (k > 1) {
+        out.append('.').append(digits, 1, k);
+      }
+      out.append('e').append(n - 1 >= 0 ? "+" : "-").append(Math.abs(n - 1));
+    }
+    return out.toString();
+  }
+
+  /** Appends {@code s} as a JSON string literal (lone surrogates escaped). */
+  public static void appendQuoted(StringBuilder out, String s) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        default -> {
+          boolean paired = Character.isHighSurrogate(c) && i + 1 < s.length()
+              && Character.isLowSurrogate(s.charAt(i + 1))
+              || Character.isLowSurrogate(c) && i > 0
+              && Character.isHighSurrogate(s.charAt(i - 1));
+          if (c < 0x20 || Character.isSurrogate(c) && !paired) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+}
