@@ -1,6 +1,8 @@
 package dev.kvasir.value;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 
 /** JS number and string conversions that Java lacks. Stateless. */
 public final class JsFormat {
@@ -32,7 +34,10 @@ public final class JsFormat {
     if (value == 0) {
       return "0";
     }
-    BigDecimal decimal = new BigDecimal(Double.toString(Math.abs(value))).stripTrailingZeros();
+    if (value == Math.rint(value) && Math.abs(value) < 0x1p53) {
+      return Long.toString((long) value);
+    }
+    BigDecimal decimal = shortestDecimal(Math.abs(value));
     String digits = decimal.unscaledValue().toString();
     int k = digits.length();
     int n = k - decimal.scale(); // value = 0.digits × 10^n
@@ -51,6 +56,20 @@ public final class JsFormat {
       out.append('e').append(n - 1 >= 0 ? "+" : "-").append(Math.abs(n - 1));
     }
     return out.toString();
+  }
+
+  /**
+   * The decimal with the fewest significant digits that reads back as {@code d}, as JS
+   * requires. (Java 17's {@code Double.toString} is not always the shortest, e.g. 4.9E-324.)
+   */
+  private static BigDecimal shortestDecimal(double d) {
+    BigDecimal exact = new BigDecimal(d);
+    for (int precision = 1; ; precision++) {
+      BigDecimal rounded = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+      if (rounded.doubleValue() == d) {
+        return rounded.stripTrailingZeros();
+      }
+    }
   }
 
   /** Appends {@code s} as a JSON string literal (lone surrogates escaped). */

@@ -44,6 +44,10 @@ final class V8Reader {
       return value;
     } catch (Malformed e) {
       throw new KvDecodeException("malformed V8 value at byte " + e.offset + ": " + e.getMessage());
+    } catch (StackOverflowError e) {
+      // Only on threads with unusually small stacks; MAX_DEPTH keeps default stacks safe.
+      throw new KvDecodeException("value nested too deeply for this thread's stack (depth "
+          + reader.depth + "); read it on a thread with a larger stack");
     }
   }
 
@@ -62,12 +66,16 @@ final class V8Reader {
 
   /** A value, including a view that follows its buffer (V8 reads the pair as one value). */
   private Object readValue() {
+    if (++depth > V8Tags.MAX_DEPTH) {
+      throw error("nested deeper than " + V8Tags.MAX_DEPTH + " levels");
+    }
     boolean bufferLiteral = peekTag() == V8Tags.ARRAY_BUFFER;
     Object value = readObject();
     if (value instanceof JsArrayBuffer buffer && peekTag() == V8Tags.ARRAY_BUFFER_VIEW) {
       readTag();
-      return readView(buffer, bufferLiteral);
+      value = readView(buffer, bufferLiteral);
     }
+    depth--;
     return value;
   }
 
@@ -91,19 +99,19 @@ final class V8Reader {
       case V8Tags.UTF8_STRING:
         return readStringBody(tag);
       case V8Tags.OBJECT_REFERENCE: return readReference();
-      case V8Tags.BEGIN_OBJECT: return nested(this::readJsObject);
-      case V8Tags.BEGIN_DENSE_ARRAY: return nested(this::readDenseArray);
-      case V8Tags.BEGIN_SPARSE_ARRAY: return nested(this::readSparseArray);
-      case V8Tags.BEGIN_MAP: return nested(this::readMap);
-      case V8Tags.BEGIN_SET: return nested(this::readSet);
-      case V8Tags.ERROR: return nested(this::readError);
+      case V8Tags.BEGIN_OBJECT: return readJsObject();
+      case V8Tags.BEGIN_DENSE_ARRAY: return readDenseArray();
+      case V8Tags.BEGIN_SPARSE_ARRAY: return readSparseArray();
+      case V8Tags.BEGIN_MAP: return readMap();
+      case V8Tags.BEGIN_SET: return readSet();
+      case V8Tags.ERROR: return readError();
       case V8Tags.DATE: return register(readDate());
-      case V8Tags.REGEXP: return nested(this::readRegExp);
+      case V8Tags.REGEXP: return readRegExp();
       case V8Tags.TRUE_OBJECT: return register(new JsBoxed.Bool(true));
       case V8Tags.FALSE_OBJECT: return register(new JsBoxed.Bool(false));
       case V8Tags.NUMBER_OBJECT: return register(new JsBoxed.Num(readDouble()));
       case V8Tags.BIGINT_OBJECT: return register(new JsBoxed.BigInt(readBigInt()));
-      case V8Tags.STRING_OBJECT: return nested(this::readBoxedString);
+      case V8Tags.STRING_OBJECT: return readBoxedString();
       case V8Tags.ARRAY_BUFFER: return readArrayBuffer(false);
       case V8Tags.RESIZABLE_ARRAY_BUFFER: return readArrayBuffer(true);
       case V8Tags.ARRAY_BUFFER_VIEW: throw error("array buffer view without a buffer");
@@ -112,19 +120,6 @@ final class V8Reader {
       default:
         throw error(String.format("invalid tag 0x%02x", tag));
     }
-  }
-
-  private interface Reader {
-    Object read();
-  }
-
-  private Object nested(Reader reader) {
-    if (++depth > V8Tags.MAX_DEPTH) {
-      throw error("nested deeper than " + V8Tags.MAX_DEPTH + " levels");
-    }
-    Object value = reader.read();
-    depth--;
-    return value;
   }
 
   private int newId() {

@@ -51,6 +51,10 @@ final class V8Writer {
       writer.writeValue(value);
     } catch (PathError e) {
       throw new IllegalArgumentException("value" + e.path() + ": " + e.getMessage(), e);
+    } catch (StackOverflowError e) {
+      // Only on threads with unusually small stacks; MAX_DEPTH keeps default stacks safe.
+      throw new IllegalArgumentException("value nested too deeply for this thread's stack "
+          + "(depth " + writer.depth + "); write it on a thread with a larger stack");
     }
     return writer.out.toArray();
   }
@@ -376,10 +380,9 @@ final class V8Writer {
 
   /** JS time values are whole milliseconds, truncated toward zero, within ±8.64e15. */
   private void writeDate(Instant t) {
-    long ms = Math.multiplyExact(t.getEpochSecond(), 1000) + t.getNano() / 1_000_000;
-    if (ms < 0 && t.getNano() % 1_000_000 != 0) {
-      ms++;
-    }
+    long seconds = t.getEpochSecond();
+    long ms = Math.abs(seconds) > MAX_DATE_MS / 1000 + 1 ? Long.MAX_VALUE
+        : seconds * 1000 + t.getNano() / 1_000_000 + (seconds < 0 && t.getNano() % 1_000_000 != 0 ? 1 : 0);
     if (Math.abs(ms) > MAX_DATE_MS) {
       throw new PathError("date " + t + " is outside the JS Date range (±8.64e15 ms)");
     }
