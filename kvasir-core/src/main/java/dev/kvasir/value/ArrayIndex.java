@@ -1,5 +1,11 @@
 package dev.kvasir.value;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /** JS array indices: the property keys V8 writes as numbers and orders first. */
 final class ArrayIndex {
   /** The largest array index, 2^32 − 2. */
@@ -22,5 +28,38 @@ final class ArrayIndex {
       value = value * 10 + (c - '0');
     }
     return value <= MAX ? value : -1;
+  }
+
+  /**
+   * Puts {@code object}'s keys in JS property order, in place (the map may already be
+   * referenced by a cycle): array indices ascending, then the other keys in insertion order.
+   */
+  static void sortProperties(LinkedHashMap<String, Object> object) {
+    long previous = -1;
+    boolean sawName = false;
+    boolean sorted = true;
+    for (String key : object.keySet()) {
+      long index = parse(key);
+      if (index < 0) {
+        sawName = true;
+      } else if (sawName || index < previous) {
+        sorted = false;
+        break;
+      } else {
+        previous = index;
+      }
+    }
+    if (sorted) {
+      return;
+    }
+    List<Map.Entry<String, Object>> entries = new ArrayList<>(object.entrySet());
+    entries.sort(Comparator.comparingLong(e -> {
+      long index = parse(e.getKey());
+      return index < 0 ? Long.MAX_VALUE : index; // stable sort keeps names in insertion order
+    }));
+    object.clear();
+    for (Map.Entry<String, Object> e : entries) {
+      object.put(e.getKey(), e.getValue());
+    }
   }
 }

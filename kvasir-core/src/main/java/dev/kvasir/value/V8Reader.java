@@ -150,6 +150,7 @@ final class V8Reader {
       count++;
     }
     expectCount("object properties", count);
+    ArrayIndex.sortProperties(object);
     return object;
   }
 
@@ -464,8 +465,8 @@ final class V8Reader {
         throw error("truncated varint");
       }
       int b = in[pos++] & 0xff;
-      if (shift == 63 && (b & 0x7e) != 0 || shift > 63) {
-        throw error("varint overflows 64 bits");
+      if (shift == 63 && (b & 0x7f) != 0 || shift > 63) {
+        throw error("varint overflows 63 bits"); // keeps every value a non-negative long
       }
       value |= (long) (b & 0x7f) << shift;
       if ((b & 0x80) == 0) {

@@ -28,7 +28,7 @@ class MalformedV8Test {
         Arguments.of("ff1001", "invalid tag 0x01"),
         Arguments.of("ff105f5f", "1 trailing bytes after the value"),
         Arguments.of("ff1022808080808080808010", "string needs 1152921504606846976 bytes, 0 left"),
-        Arguments.of("ff1022ffffffffffffffffffff01", "varint overflows 64 bits"),
+        Arguments.of("ff1022ffffffffffffffffffff01", "varint overflows 63 bits"),
         Arguments.of("ff106303616200", "two-byte string with odd byte length 3"),
         Arguments.of("ff1041ffffffff0f", "dense array of 4294967295 elements needs"),
         Arguments.of("ff1041808080808001", "exceeds 32 bits"),
