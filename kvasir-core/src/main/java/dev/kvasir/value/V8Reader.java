@@ -69,11 +69,12 @@ final class V8Reader {
     if (++depth > V8Tags.MAX_DEPTH) {
       throw error("nested deeper than " + V8Tags.MAX_DEPTH + " levels");
     }
-    boolean bufferLiteral = peekTag() == V8Tags.ARRAY_BUFFER;
+    int idsBefore = objects.size();
     Object value = readObject();
     if (value instanceof JsArrayBuffer buffer && peekTag() == V8Tags.ARRAY_BUFFER_VIEW) {
       readTag();
-      value = readView(buffer, bufferLiteral);
+      // A buffer read just now took one new id; a back-reference to an older one took none.
+      value = readView(buffer, objects.size() == idsBefore + 1);
     }
     depth--;
     return value;
