@@ -30,6 +30,12 @@ final class ArrayIndex {
     return value <= MAX ? value : -1;
   }
 
+  /** Sort key of JS property order: an index sorts by its value, every other name last. */
+  static long position(String key) {
+    long index = parse(key);
+    return index < 0 ? Long.MAX_VALUE : index;
+  }
+
   /**
    * Puts {@code object}'s keys in JS property order, in place (the map may already be
    * referenced by a cycle): array indices ascending, then the other keys in insertion order.
@@ -53,10 +59,7 @@ final class ArrayIndex {
       return;
     }
     List<Map.Entry<String, Object>> entries = new ArrayList<>(object.entrySet());
-    entries.sort(Comparator.comparingLong(e -> {
-      long index = parse(e.getKey());
-      return index < 0 ? Long.MAX_VALUE : index; // stable sort keeps names in insertion order
-    }));
+    entries.sort(Comparator.comparingLong(e -> position(e.getKey()))); // stable: names keep order
     object.clear();
     for (Map.Entry<String, Object> e : entries) {
       object.put(e.getKey(), e.getValue());

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Date;
 import java.util.Deque;
 import java.util.IdentityHashMap;
@@ -241,8 +242,7 @@ final class V8Writer {
       }
     }
     if (indexed != null) {
-      indexed.sort((a, b) -> Long.compare(ArrayIndex.parse((String) a.getKey()),
-          ArrayIndex.parse((String) b.getKey())));
+      indexed.sort(Comparator.comparingLong(e -> ArrayIndex.position((String) e.getKey())));
       for (Map.Entry<?, ?> e : indexed) {
         writeProperty((String) e.getKey(), e.getValue());
       }
