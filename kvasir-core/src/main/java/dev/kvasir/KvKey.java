@@ -110,7 +110,7 @@ public final class KvKey implements Comparable<KvKey> {
   /** Whether {@code prefix}'s parts are the first parts of this key (a key starts with itself). */
   public boolean startsWith(KvKey prefix) {
     // Every encoded part is prefix-free, so a byte prefix at a part boundary is a part prefix.
-    return prefix.parts.length <= parts.length
+    return prefix.parts.length <= parts.length && prefix.encoded.length <= encoded.length
         && Arrays.equals(encoded, 0, prefix.encoded.length, prefix.encoded, 0,
             prefix.encoded.length);
   }

@@ -66,6 +66,8 @@ class KvKeyTest {
     assertThat(alice.startsWith(users)).isTrue();
     assertThat(alice.startsWith(alice)).isTrue();
     assertThat(KvKey.of("usersx").startsWith(users)).isFalse();
+    // A prefix with fewer parts can still have a longer encoding than the key.
+    assertThat(KvKey.of(1, 2).startsWith(KvKey.of("a long string part"))).isFalse();
     assertThat(alice.parts()).hasSize(3);
   }
 

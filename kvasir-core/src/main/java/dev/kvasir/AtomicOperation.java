@@ -1,0 +1,208 @@
+package dev.kvasir;
+
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.Check;
+import dev.kvasir.spi.Enqueue;
+import dev.kvasir.spi.Mutation;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.V8;
+import dev.kvasir.value.ValueEncoding;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Checks, mutations and enqueues that commit together or not at all (reference/denokv.md §4):
+ *
+ * <pre>{@code
+ * CommitResult r = kv.atomic()
+ *     .check(entry)                                   // unchanged since read, or no commit
+ *     .set(KvKey.of("users", "alice"), user)
+ *     .sum(KvKey.of("stats", "edits"), 1)             // KvU64, wraps modulo 2^64
+ *     .commit();
+ * }</pre>
+ *
+ * Every check runs first; if one fails, {@code commit()} returns {@code ok() == false} and
+ * nothing changes. Otherwise the mutations apply in the order added (a later one sees the
+ * earlier ones) under one versionstamp. If a mutation fails (a sum on a string), the commit
+ * throws and nothing of it is applied. Arguments are encoded and checked as they are added, so
+ * a bad key or value fails at the call that added it. Not thread-safe; use once.
+ */
+public final class AtomicOperation {
+  private final Kv kv;
+  private final List<Check> checks = new ArrayList<>();
+  private final List<Mutation> mutations = new ArrayList<>();
+  private final List<Enqueue> enqueues = new ArrayList<>();
+  private boolean committed;
+
+  AtomicOperation(Kv kv) {
+    this.kv = kv;
+  }
+
+  /** Requires {@code entry}'s key to still have the entry's versionstamp (or to still not exist). */
+  public AtomicOperation check(KvEntry entry) {
+    return check(entry.key(), entry.versionstamp());
+  }
+
+  /** Requires the key's versionstamp to be {@code versionstamp}; {@code null}: must not exist. */
+  public AtomicOperation check(KvKey key, Versionstamp versionstamp) {
+    Limits.checkWriteKey(key);
+    checks.add(new Check(RawKey.of(key), versionstamp));
+    return this;
+  }
+
+  /** Sets {@code key} to {@code value}; see {@link Kv#set(KvKey, Object)}. */
+  public AtomicOperation set(KvKey key, Object value) {
+    return set(key, value, null);
+  }
+
+  /** Sets {@code key} to {@code value}, to expire after {@code expireIn} ({@code null}: never). */
+  public AtomicOperation set(KvKey key, Object value, Duration expireIn) {
+    Limits.checkWriteKey(key);
+    EncodedValue encoded = encode(value);
+    mutations.add(new Mutation.Set(RawKey.of(key), encoded, expireAt(expireIn)));
+    return this;
+  }
+
+  /**
+   * Sets the key {@code prefix + [versionstamp]}, whose last part is a string holding this
+   * commit's versionstamp (Deno's {@code commitVersionstamp()}); such keys sort in commit order.
+   */
+  public AtomicOperation setVersionstamped(KvKey prefix, Object value) {
+    return setVersionstamped(prefix, value, null);
+  }
+
+  /** As {@link #setVersionstamped(KvKey, Object)}, expiring after {@code expireIn}. */
+  public AtomicOperation setVersionstamped(KvKey prefix, Object value, Duration expireIn) {
+    if (prefix.encodedLength() + Limits.VERSIONSTAMP_SUFFIX_BYTES > Limits.MAX_WRITE_KEY_BYTES) {
+      throw new KvLimitException("key too large for write: "
+          + (prefix.encodedLength() + Limits.VERSIONSTAMP_SUFFIX_BYTES) + " bytes with the"
+          + " versionstamp (max " + Limits.MAX_WRITE_KEY_BYTES + ")");
+    }
+    EncodedValue encoded = encode(value);
+    mutations.add(
+        new Mutation.SetVersionstampedKey(RawKey.of(prefix), encoded, expireAt(expireIn)));
+    return this;
+  }
+
+  /** Deletes {@code key}; a missing key is fine. */
+  public AtomicOperation delete(KvKey key) {
+    Limits.checkWriteKey(key);
+    mutations.add(new Mutation.Delete(RawKey.of(key)));
+    return this;
+  }
+
+  /** Adds {@code n} to the u64 at {@code key} (missing: {@code n}), modulo 2^64. */
+  public AtomicOperation sum(KvKey key, KvU64 n) {
+    Limits.checkWriteKey(key);
+    mutations.add(new Mutation.Sum(RawKey.of(key), EncodedValue.of(n)));
+    return this;
+  }
+
+  /** {@link #sum(KvKey, KvU64)} of {@code KvU64.of(n)}; {@code n} must not be negative. */
+  public AtomicOperation sum(KvKey key, long n) {
+    return sum(key, KvU64.of(n));
+  }
+
+  /**
+   * Adds to a stored JS number or bigint, as Deno's {@code mutate({type: "sum", value})} does:
+   * {@code Double}/{@code Integer}/{@code Long} add as numbers, {@code BigInteger} as a bigint;
+   * a missing key takes the operand; mixing number and bigint fails the commit.
+   */
+  public AtomicOperation sumNumber(KvKey key, Number n) {
+    Limits.checkWriteKey(key);
+    Object operand = n instanceof BigInteger ? n : Double.valueOf(n.doubleValue());
+    mutations.add(new Mutation.Sum(
+        RawKey.of(key), EncodedValue.of(ValueEncoding.V8, V8.serialize(operand))));
+    return this;
+  }
+
+  /** Keeps the unsigned minimum of the u64 at {@code key} and {@code n} (missing: {@code n}). */
+  public AtomicOperation min(KvKey key, KvU64 n) {
+    Limits.checkWriteKey(key);
+    mutations.add(new Mutation.Min(RawKey.of(key), EncodedValue.of(n)));
+    return this;
+  }
+
+  public AtomicOperation min(KvKey key, long n) {
+    return min(key, KvU64.of(n));
+  }
+
+  /** Keeps the unsigned maximum of the u64 at {@code key} and {@code n} (missing: {@code n}). */
+  public AtomicOperation max(KvKey key, KvU64 n) {
+    Limits.checkWriteKey(key);
+    mutations.add(new Mutation.Max(RawKey.of(key), EncodedValue.of(n)));
+    return this;
+  }
+
+  public AtomicOperation max(KvKey key, long n) {
+    return max(key, KvU64.of(n));
+  }
+
+  /** Enqueues {@code value}, due now; see {@link Kv#listenQueue}. */
+  public AtomicOperation enqueue(Object value) {
+    return enqueue(value, EnqueueOptions.defaults());
+  }
+
+  /** Enqueues {@code value} with a delay, dead-letter keys and backoff schedule. */
+  public AtomicOperation enqueue(Object value, EnqueueOptions options) {
+    byte[] payload = V8.serialize(value);
+    if (payload.length > Limits.MAX_PAYLOAD_BYTES) {
+      throw new KvLimitException("enqueue payload too large: " + payload.length
+          + " bytes (max " + Limits.MAX_PAYLOAD_BYTES + ")");
+    }
+    List<RawKey> keys = new ArrayList<>();
+    for (KvKey k : options.keysIfUndelivered()) {
+      if (k.encodedLength() > Limits.MAX_WRITE_KEY_BYTES) {
+        throw new KvLimitException("keysIfUndelivered key too large for write: "
+            + k.encodedLength() + " bytes (max " + Limits.MAX_WRITE_KEY_BYTES + ")");
+      }
+      keys.add(RawKey.of(k));
+    }
+    enqueues.add(new Enqueue(EncodedValue.of(ValueEncoding.V8, payload),
+        Instant.now().plus(options.delay()), keys, options.backoffSchedule()));
+    return this;
+  }
+
+  /**
+   * Commits. An operation commits at most once.
+   *
+   * @return {@code ok() == false} if a check failed, else the commit's versionstamp
+   * @throws KvLimitException if the operation as a whole exceeds a limit; nothing changes
+   * @throws KvTypeException if a sum, min or max meets a non-u64 value; nothing changes
+   */
+  public CommitResult commit() {
+    if (committed) {
+      throw new IllegalStateException("this atomic operation was already committed");
+    }
+    committed = true;
+    AtomicWrite write = new AtomicWrite(checks, mutations, enqueues);
+    Limits.checkAtomicWrite(write, Limits.MAX_CHECKS);
+    return kv.write(write);
+  }
+
+  private static EncodedValue encode(Object value) {
+    // An EncodedValue is stored as it is: bytes copied from elsewhere keep their exact form.
+    EncodedValue encoded = value instanceof EncodedValue e ? e : EncodedValue.of(value);
+    Limits.checkValue(encoded.size());
+    return encoded;
+  }
+
+  private static Instant expireAt(Duration expireIn) {
+    if (expireIn == null) {
+      return null;
+    }
+    if (expireIn.isNegative()) {
+      throw new IllegalArgumentException("expireIn must not be negative: " + expireIn);
+    }
+    try {
+      return Instant.now().plus(Objects.requireNonNull(expireIn));
+    } catch (ArithmeticException | java.time.DateTimeException e) {
+      throw new KvLimitException("expireIn is too large: " + expireIn);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.kvasir;
+
+import dev.kvasir.value.EncodedValue;
+import java.util.Objects;
+
+/**
+ * A key with its value and versionstamp as read. For a key that does not exist, {@link #value()}
+ * and {@link #versionstamp()} are {@code null}. The value is decoded on first use and then the
+ * same object is returned each time; it is a mutable graph (maps, lists) owned by the caller.
+ */
+public final class KvEntry {
+  private final KvKey key;
+  private final EncodedValue encoded;
+  private final Versionstamp versionstamp;
+  private volatile Object decoded;
+  private volatile boolean isDecoded;
+
+  KvEntry(KvKey key, EncodedValue encoded, Versionstamp versionstamp) {
+    this.key = Objects.requireNonNull(key, "key");
+    this.encoded = encoded;
+    this.versionstamp = versionstamp;
+  }
+
+  static KvEntry missing(KvKey key) {
+    return new KvEntry(key, null, null);
+  }
+
+  public KvKey key() {
+    return key;
+  }
+
+  /** Whether the key exists (a stored {@code null} exists; a missing key does not). */
+  public boolean exists() {
+    return versionstamp != null;
+  }
+
+  /**
+   * The value as the Java value model reads it (DESIGN.md): a {@code Map} for an object, a
+   * {@code List} for an array, {@code Double} for a number, {@code byte[]} for bytes stored raw,
+   * {@link KvU64} for a u64, and so on; {@code null} if the key does not exist.
+   *
+   * @throws KvDecodeException if the stored bytes are corrupt
+   */
+  public Object value() {
+    if (!isDecoded) {
+      synchronized (this) {
+        if (!isDecoded) {
+          decoded = encoded == null ? null : encoded.decode();
+          isDecoded = true;
+        }
+      }
+    }
+    return decoded;
+  }
+
+  /**
+   * The value converted to {@code type}: a record or class of the value model, a boxed or
+   * primitive number (integral targets need an integral value in range), {@code String},
+   * {@code Instant}, an enum by name, arrays, and {@code Map}/{@code List} of those.
+   *
+   * @throws KvTypeException naming the path inside the value that does not fit
+   */
+  public <T> T value(Class<T> type) {
+    return ValueConverter.convert(value(), type);
+  }
+
+  /** The stored encoding and bytes, or {@code null} if the key does not exist. */
+  public EncodedValue encodedValue() {
+    return encoded;
+  }
+
+  /** The versionstamp of the commit that wrote the value, or {@code null} if none. */
+  public Versionstamp versionstamp() {
+    return versionstamp;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof KvEntry other && key.equals(other.key)
+        && Objects.equals(encoded, other.encoded)
+        && Objects.equals(versionstamp, other.versionstamp);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(key, encoded, versionstamp);
+  }
+
+  @Override
+  public String toString() {
+    return "KvEntry[key=" + key + ", value=" + encoded + ", versionstamp=" + versionstamp + "]";
+  }
+}

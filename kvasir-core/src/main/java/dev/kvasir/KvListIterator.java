@@ -1,0 +1,148 @@
+package dev.kvasir;
+
+import dev.kvasir.key.KeyRange;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * The entries of a {@link Kv#list list}, fetched in batches of {@code batchSize} as iteration
+ * proceeds (so a long list is not one snapshot, as in Deno) and never buffered whole. Iterable
+ * once. {@link #cursor()} names the position after the last entry returned, so that {@code
+ * ListOptions.cursor(it.cursor())} resumes at the next entry, in either direction. Not
+ * thread-safe.
+ */
+public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry> {
+  private final Kv kv;
+  private final byte[] cursorPrefix;
+  private final int limit;
+  private final int batchSize;
+  private final boolean reverse;
+  private final Consistency consistency;
+  private final ArrayDeque<RawEntry> buffer = new ArrayDeque<>();
+  private RawKey start;
+  private RawKey end;
+  private int returned;
+  private boolean lastBatch;
+  private boolean exhausted;
+  private RawKey lastKey;
+
+  KvListIterator(Kv kv, ListSelector selector, ListOptions options) {
+    this.kv = kv;
+    KeyRange range = selector.keyRange();
+    Limits.checkReadBound(range.start().length);
+    Limits.checkReadBound(range.end().length);
+    this.cursorPrefix = selector.cursorPrefix();
+    this.limit = options.limit() > 0 ? options.limit() : Integer.MAX_VALUE;
+    this.batchSize = options.batchSize();
+    Limits.checkReadEntries(batchSize);
+    this.reverse = options.reverse();
+    this.consistency = options.consistency();
+    this.start = RawKey.of(range.start());
+    this.end = RawKey.of(range.end());
+    if (!options.cursor().isEmpty()) {
+      resumeAt(RawKey.of(concat(cursorPrefix, Cursors.decode(options.cursor()))));
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (returned >= limit || exhausted) {
+      return false;
+    }
+    if (buffer.isEmpty() && !lastBatch) {
+      fetch();
+    }
+    if (buffer.isEmpty()) {
+      exhausted = true;
+      return false;
+    }
+    return true;
+  }
+
+  @Override
+  public KvEntry next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    RawEntry raw = buffer.removeFirst();
+    returned++;
+    lastKey = raw.key();
+    return new KvEntry(raw.key().decode(), raw.value(), raw.versionstamp());
+  }
+
+  /** This iterator itself: a list can be walked once, e.g. by a for-each loop. */
+  @Override
+  public Iterator<KvEntry> iterator() {
+    return this;
+  }
+
+  /** The remaining entries as a sequential stream. */
+  public Stream<KvEntry> stream() {
+    return StreamSupport.stream(
+        Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL),
+        false);
+  }
+
+  /**
+   * Where this iteration stands: {@code ""} once every entry was seen, otherwise a token (Deno's
+   * format) to pass to {@link ListOptions#cursor(String)} to continue after the last entry
+   * returned.
+   *
+   * @throws IllegalStateException before the first entry was asked for
+   */
+  public String cursor() {
+    if (exhausted) {
+      return "";
+    }
+    if (lastKey == null) {
+      throw new IllegalStateException("Cannot get cursor before first iteration");
+    }
+    return Cursors.encode(cursorPrefix, lastKey.bytes());
+  }
+
+  private void fetch() {
+    int want = (int) Math.min(batchSize, (long) limit - returned);
+    List<RawEntry> batch =
+        kv.read(List.of(new ReadRange(start, end, want, reverse)), consistency).get(0);
+    buffer.addAll(batch);
+    lastBatch = batch.size() < want;
+    if (!batch.isEmpty()) {
+      resumeAt(batch.get(batch.size() - 1).key());
+    }
+  }
+
+  /** Narrows the range to what lies after {@code key} in iteration order (§8). */
+  private void resumeAt(RawKey key) {
+    if (reverse) {
+      if (key.compareTo(end) > 0) {
+        throw new IllegalArgumentException("cursor out of bounds");
+      }
+      end = key;
+    } else {
+      RawKey next = key.append(0x00);
+      if (next.compareTo(start) < 0) {
+        throw new IllegalArgumentException("cursor out of bounds");
+      }
+      start = next;
+    }
+    if (start.compareTo(end) > 0) {
+      // A cursor past the far end of the selection: nothing is left.
+      lastBatch = true;
+    }
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}

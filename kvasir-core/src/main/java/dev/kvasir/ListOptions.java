@@ -1,0 +1,107 @@
+package dev.kvasir;
+
+import java.util.Objects;
+
+/**
+ * How a {@link Kv#list list} iterates (reference/denokv.md §8). Immutable; each setter returns
+ * a copy:
+ *
+ * <pre>{@code
+ * ListOptions.defaults().limit(10).reverse(true).cursor(previous.cursor())
+ * }</pre>
+ *
+ * <ul>
+ *   <li>{@code limit}: the most entries to return; none by default.
+ *   <li>{@code reverse}: descending key order.
+ *   <li>{@code cursor}: resume after the entry a previous iteration's {@link
+ *       KvListIterator#cursor()} named; empty means from the beginning.
+ *   <li>{@code batchSize}: entries per engine read; by default the limit, at most 500, or 100.
+ *       At most 1000.
+ *   <li>{@code consistency}: {@link Consistency#STRONG} by default.
+ * </ul>
+ */
+public final class ListOptions {
+  private static final ListOptions DEFAULTS =
+      new ListOptions(0, false, "", 0, Consistency.STRONG);
+
+  private final int limit;
+  private final boolean reverse;
+  private final String cursor;
+  private final int batchSize;
+  private final Consistency consistency;
+
+  private ListOptions(
+      int limit, boolean reverse, String cursor, int batchSize, Consistency consistency) {
+    this.limit = limit;
+    this.reverse = reverse;
+    this.cursor = cursor;
+    this.batchSize = batchSize;
+    this.consistency = consistency;
+  }
+
+  public static ListOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /** @throws IllegalArgumentException unless {@code limit > 0} */
+  public ListOptions limit(int limit) {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("Limit must be a positive integer: received " + limit);
+    }
+    return new ListOptions(limit, reverse, cursor, batchSize, consistency);
+  }
+
+  public ListOptions reverse(boolean reverse) {
+    return new ListOptions(limit, reverse, cursor, batchSize, consistency);
+  }
+
+  /** A cursor from {@link KvListIterator#cursor()}; {@code ""} or {@code null} for none. */
+  public ListOptions cursor(String cursor) {
+    return new ListOptions(limit, reverse, cursor == null ? "" : cursor, batchSize, consistency);
+  }
+
+  /** @throws IllegalArgumentException unless {@code batchSize > 0} */
+  public ListOptions batchSize(int batchSize) {
+    if (batchSize <= 0) {
+      throw new IllegalArgumentException(
+          "batchSize must be a positive integer: received " + batchSize);
+    }
+    return new ListOptions(limit, reverse, cursor, batchSize, consistency);
+  }
+
+  public ListOptions consistency(Consistency consistency) {
+    return new ListOptions(limit, reverse, cursor, batchSize,
+        Objects.requireNonNull(consistency, "consistency"));
+  }
+
+  /** The limit, or 0 for none. */
+  public int limit() {
+    return limit;
+  }
+
+  public boolean reverse() {
+    return reverse;
+  }
+
+  public String cursor() {
+    return cursor;
+  }
+
+  /** The batch size used: as set, else Deno's default {@code min(limit ?? 100, 500)}. */
+  public int batchSize() {
+    if (batchSize > 0) {
+      return batchSize;
+    }
+    return Math.min(limit > 0 ? limit : 100, 500);
+  }
+
+  public Consistency consistency() {
+    return consistency;
+  }
+
+  @Override
+  public String toString() {
+    return "ListOptions[limit=" + limit + ", reverse=" + reverse + ", cursor=" + cursor
+        + ", batchSize=" + batchSize() + ", consistency=" + consistency + "]";
+  }
+}

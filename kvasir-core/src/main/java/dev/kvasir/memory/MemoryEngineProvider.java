@@ -1,0 +1,28 @@
+package dev.kvasir.memory;
+
+import dev.kvasir.KvOptions;
+import dev.kvasir.spi.EngineProvider;
+import dev.kvasir.spi.KvEngine;
+
+/** Opens a {@link MemoryEngine} for {@code ":memory:"}, at the lowest priority. */
+public final class MemoryEngineProvider implements EngineProvider {
+  @Override
+  public String name() {
+    return "memory";
+  }
+
+  @Override
+  public String locations() {
+    return "\":memory:\"";
+  }
+
+  @Override
+  public int priority(String location) {
+    return ":memory:".equals(location) ? 0 : -1;
+  }
+
+  @Override
+  public KvEngine open(String location, KvOptions options) {
+    return MemoryEngine.open();
+  }
+}

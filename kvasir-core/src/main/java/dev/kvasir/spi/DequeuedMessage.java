@@ -1,0 +1,15 @@
+package dev.kvasir.spi;
+
+import dev.kvasir.value.EncodedValue;
+
+/** A queue message handed to one listener; it stays "running" until finished. */
+public interface DequeuedMessage {
+  /** The V8 payload as enqueued. */
+  EncodedValue payload();
+
+  /**
+   * Ends this delivery. On failure the message is retried after the next backoff interval or,
+   * when none is left, its payload is written to its {@code keysIfUndelivered}.
+   */
+  void finish(boolean success);
+}

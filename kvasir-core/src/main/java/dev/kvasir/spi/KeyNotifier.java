@@ -1,0 +1,99 @@
+package dev.kvasir.spi;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * In-process change notification for watches: an engine calls {@link #changed} after each commit
+ * with the keys it wrote, and every {@link Subscription} on one of them wakes up. A subscription
+ * remembers a change that happened while nobody waited, so a change between a watcher's read and
+ * its wait is never lost. Thread-safe.
+ */
+public final class KeyNotifier {
+  private final ConcurrentHashMap<RawKey, Set<Subscription>> byKey = new ConcurrentHashMap<>();
+  private final Set<Subscription> all = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  /** Subscribes to changes of {@code keys}. */
+  public Subscription subscribe(Collection<RawKey> keys) {
+    Subscription s = new Subscription(List.copyOf(keys));
+    all.add(s);
+    for (RawKey k : s.keys) {
+      byKey.computeIfAbsent(k, x -> ConcurrentHashMap.newKeySet()).add(s);
+    }
+    if (closed) {
+      s.close();
+    }
+    return s;
+  }
+
+  /** Wakes the subscriptions of these keys. */
+  public void changed(Collection<RawKey> keys) {
+    if (all.isEmpty()) {
+      return;
+    }
+    for (RawKey k : keys) {
+      Set<Subscription> subs = byKey.get(k);
+      if (subs != null) {
+        subs.forEach(Subscription::signal);
+      }
+    }
+  }
+
+  /** Wakes every subscription, e.g. when another process changed unknown keys. */
+  public void changedAll() {
+    all.forEach(Subscription::signal);
+  }
+
+  /** Ends every subscription, now and later. */
+  public void close() {
+    closed = true;
+    all.forEach(Subscription::close);
+  }
+
+  /** One watcher's interest in some keys. */
+  public final class Subscription implements AutoCloseable {
+    private final List<RawKey> keys;
+    private boolean pending;
+    private boolean ended;
+
+    private Subscription(List<RawKey> keys) {
+      this.keys = keys;
+    }
+
+    /**
+     * Waits for a change signalled since the last call (or since subscribing).
+     *
+     * @return {@code false} once the subscription or the notifier is closed
+     */
+    public synchronized boolean awaitChange() throws InterruptedException {
+      while (!pending && !ended) {
+        wait();
+      }
+      pending = false;
+      return !ended;
+    }
+
+    private synchronized void signal() {
+      pending = true;
+      notifyAll();
+    }
+
+    @Override
+    public void close() {
+      synchronized (this) {
+        ended = true;
+        notifyAll();
+      }
+      all.remove(this);
+      for (RawKey k : keys) {
+        byKey.computeIfPresent(k, (x, subs) -> {
+          subs.remove(this);
+          return subs.isEmpty() ? null : subs;
+        });
+      }
+    }
+  }
+}

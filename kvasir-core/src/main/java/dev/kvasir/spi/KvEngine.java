@@ -1,0 +1,51 @@
+package dev.kvasir.spi;
+
+import dev.kvasir.Consistency;
+import dev.kvasir.Versionstamp;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one seam every storage engine implements, at the byte level: keys are {@link RawKey}s,
+ * values {@link dev.kvasir.value.EncodedValue}s. {@link dev.kvasir.Kv} does typing, limits,
+ * list paging and cursors before an engine is called, so an engine may assume well-formed
+ * arguments within Deno's limits (remote servers check them again).
+ *
+ * <p>Every method is thread-safe. After {@link #close()}, every method but {@code close} throws
+ * {@link dev.kvasir.KvClosedException}, and blocked calls return {@code null}.
+ */
+public interface KvEngine extends AutoCloseable {
+  /**
+   * Reads every range from one consistent snapshot. Expired entries are never returned.
+   *
+   * @return one list of entries per range, in range order, each ordered as the range asks
+   */
+  List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency);
+
+  /**
+   * Applies a write all-or-nothing: if every check holds, the commit gets a new versionstamp
+   * greater than any before it (reference/denokv.md §3.4), every mutation applies in order
+   * under it, and the messages are enqueued.
+   *
+   * @return the commit's versionstamp, or empty if a check failed (then nothing changed)
+   * @throws dev.kvasir.KvTypeException if a sum, min or max meets a value of the wrong type;
+   *     nothing changed
+   */
+  Optional<Versionstamp> atomicWrite(AtomicWrite write);
+
+  /**
+   * Waits for the next due queue message and marks it running. The caller must {@link
+   * DequeuedMessage#finish(boolean) finish} it.
+   *
+   * @return the message, or {@code null} once the engine is closed
+   * @throws InterruptedException if interrupted while waiting; no message was taken
+   */
+  DequeuedMessage dequeueNext() throws InterruptedException;
+
+  /** Watches exact keys; see {@link EngineWatch}. */
+  EngineWatch watch(List<RawKey> keys);
+
+  /** Releases everything; idempotent. Blocked waits end with {@code null}. */
+  @Override
+  void close();
+}

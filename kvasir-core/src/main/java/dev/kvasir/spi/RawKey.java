@@ -1,0 +1,76 @@
+package dev.kvasir.spi;
+
+import dev.kvasir.KvKey;
+import dev.kvasir.key.Hex;
+import java.util.Arrays;
+
+/**
+ * An encoded key or range bound as engines see it: plain bytes, compared unsigned, which is the
+ * order of the typed keys they encode (reference/denokv.md §1). Engines never see a {@link
+ * KvKey}. Immutable.
+ */
+public final class RawKey implements Comparable<RawKey> {
+  private final byte[] bytes;
+
+  private RawKey(byte[] bytes) {
+    this.bytes = bytes;
+  }
+
+  /** The bytes, copied. */
+  public static RawKey of(byte[] bytes) {
+    return new RawKey(bytes.clone());
+  }
+
+  /** The encoded form of a typed key. */
+  public static RawKey of(KvKey key) {
+    return new RawKey(key.encode());
+  }
+
+  /** These bytes followed by one more byte, e.g. {@code k‖00} for the end of a get range. */
+  public RawKey append(int suffix) {
+    byte[] out = Arrays.copyOf(bytes, bytes.length + 1);
+    out[bytes.length] = (byte) suffix;
+    return new RawKey(out);
+  }
+
+  /** The bytes (a copy). */
+  public byte[] bytes() {
+    return bytes.clone();
+  }
+
+  public int length() {
+    return bytes.length;
+  }
+
+  /** Whether this key begins with the bytes of {@code prefix}. */
+  public boolean startsWith(RawKey prefix) {
+    return bytes.length >= prefix.bytes.length
+        && Arrays.equals(bytes, 0, prefix.bytes.length, prefix.bytes, 0, prefix.bytes.length);
+  }
+
+  /** The typed key these bytes encode; see {@link KvKey#decode(byte[])}. */
+  public KvKey decode() {
+    return KvKey.decode(bytes);
+  }
+
+  @Override
+  public int compareTo(RawKey other) {
+    return Arrays.compareUnsigned(bytes, other.bytes);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RawKey other && Arrays.equals(bytes, other.bytes);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(bytes);
+  }
+
+  /** Lowercase hex of the bytes. */
+  @Override
+  public String toString() {
+    return Hex.encode(bytes);
+  }
+}

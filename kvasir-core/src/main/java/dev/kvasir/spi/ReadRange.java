@@ -1,0 +1,27 @@
+package dev.kvasir.spi;
+
+import java.util.Objects;
+
+/**
+ * One range of a snapshot read: the keys in {@code [start, end)}, at most {@code limit} of them,
+ * from the start (ascending) or, if {@code reverse}, from the end (descending).
+ */
+public record ReadRange(RawKey start, RawKey end, int limit, boolean reverse) {
+  public ReadRange {
+    Objects.requireNonNull(start, "start");
+    Objects.requireNonNull(end, "end");
+    if (limit <= 0) {
+      throw new IllegalArgumentException("limit must be greater than 0: " + limit);
+    }
+  }
+
+  /** The single key {@code k}: {@code [k, k‖00)}, limit 1. */
+  public static ReadRange single(RawKey key) {
+    return new ReadRange(key, key.append(0x00), 1, false);
+  }
+
+  /** Whether {@code key} lies in {@code [start, end)}. */
+  public boolean contains(RawKey key) {
+    return key.compareTo(start) >= 0 && key.compareTo(end) < 0;
+  }
+}

@@ -1,0 +1,84 @@
+package dev.kvasir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.value.JsMap;
+import dev.kvasir.value.JsSet;
+import dev.kvasir.value.V8;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ValueConverterTest {
+  enum Role { ADMIN, USER }
+
+  record Address(String city, int zip) {}
+
+  record Person(String name, long age, Role role, Address address, List<Address> previous,
+      Map<String, Integer> scores, Set<String> tags, Instant born, byte[] avatar,
+      BigInteger big, Double optional) {}
+
+  /** A value as it comes back from storage. */
+  private static Object stored(Object value) {
+    return V8.deserialize(V8.serialize(value));
+  }
+
+  @Test
+  void convert_objectGraph_toNestedRecordsAndCollections() {
+    Instant born = Instant.ofEpochMilli(86_400_000L);
+    Object value = stored(Map.ofEntries(
+        Map.entry("name", "Ada"), Map.entry("age", 36), Map.entry("role", "ADMIN"),
+        Map.entry("address", Map.of("city", "London", "zip", 1)),
+        Map.entry("previous", List.of(Map.of("city", "Paris", "zip", 2))),
+        Map.entry("scores", Map.of("math", 10)), Map.entry("tags", new JsSet().add("x")),
+        Map.entry("born", born), Map.entry("avatar", new byte[] {1}),
+        Map.entry("big", new BigInteger("123456789012345678901234567890"))));
+    Person p = ValueConverter.convert(value, Person.class);
+    assertThat(p.name()).isEqualTo("Ada");
+    assertThat(p.age()).isEqualTo(36L);
+    assertThat(p.role()).isEqualTo(Role.ADMIN);
+    assertThat(p.address()).isEqualTo(new Address("London", 1));
+    assertThat(p.previous()).containsExactly(new Address("Paris", 2));
+    assertThat(p.scores()).containsEntry("math", 10);
+    assertThat(p.tags()).containsExactly("x");
+    assertThat(p.born()).isEqualTo(born);
+    assertThat(p.avatar()).containsExactly(1);
+    assertThat(p.big()).isEqualTo(new BigInteger("123456789012345678901234567890"));
+    assertThat(p.optional()).isNull();
+  }
+
+  @Test
+  void convert_numbers_onlyWhenExact() {
+    assertThat(ValueConverter.convert(3.0, int.class)).isEqualTo(3);
+    assertThat(ValueConverter.convert(KvU64.of(5), long.class)).isEqualTo(5L);
+    assertThat(ValueConverter.convert(BigInteger.TWO, KvU64.class)).isEqualTo(KvU64.of(2));
+    assertThatThrownBy(() -> ValueConverter.convert(3.5, int.class))
+        .isInstanceOf(KvTypeException.class).hasMessage("value: cannot convert 3.5 (Double) to int");
+    assertThatThrownBy(() -> ValueConverter.convert(1e10, int.class))
+        .isInstanceOf(KvTypeException.class);
+    assertThatThrownBy(() -> ValueConverter.convert(null, int.class))
+        .isInstanceOf(KvTypeException.class);
+    assertThatThrownBy(() -> ValueConverter.convert("7", int.class))
+        .hasMessage("value: cannot convert \"7\" to int");
+  }
+
+  @Test
+  void convert_mismatch_namesThePath() {
+    Object value = stored(Map.of("name", "Ada", "age", 1, "address", Map.of("city", 5)));
+    assertThatThrownBy(() -> ValueConverter.convert(value, Person.class))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageStartingWith("value.address.city: cannot convert 5.0");
+  }
+
+  @Test
+  void convert_jsMapAndSet_toJavaCollections() {
+    JsMap m = new JsMap().put(1.0, "one");
+    assertThat(ValueConverter.convert(m, Map.class)).containsEntry(1.0, "one");
+    assertThat(ValueConverter.convert(new JsSet().add("a"), Set.class)).containsExactly("a");
+    assertThat(ValueConverter.convert(m, Object.class)).isSameAs(m);
+  }
+}

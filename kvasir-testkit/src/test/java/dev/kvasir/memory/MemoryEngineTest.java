@@ -1,0 +1,13 @@
+package dev.kvasir.memory;
+
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.contract.KvEngineContract;
+import java.nio.file.Path;
+
+/** The memory engine against the shared contract (it is also the differential reference). */
+class MemoryEngineTest extends KvEngineContract {
+  @Override
+  protected KvEngine openEngine(Path dir) {
+    return MemoryEngine.open();
+  }
+}

@@ -1,0 +1,80 @@
+package dev.kvasir.testkit;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Consistency;
+import dev.kvasir.Kv;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.EngineWatch;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The differential test must catch engines that are subtly wrong. */
+class DifferentialTest {
+  /** A memory engine whose reads pass through a distortion. */
+  private static final class Distorted implements KvEngine {
+    private final MemoryEngine inner = MemoryEngine.open();
+    private final UnaryOperator<ReadRange> distortion;
+
+    Distorted(UnaryOperator<ReadRange> distortion) {
+      this.distortion = distortion;
+    }
+
+    @Override
+    public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency c) {
+      return inner.snapshotRead(ranges.stream().map(distortion).toList(), c);
+    }
+
+    @Override
+    public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
+      return inner.atomicWrite(write);
+    }
+
+    @Override
+    public DequeuedMessage dequeueNext() throws InterruptedException {
+      return inner.dequeueNext();
+    }
+
+    @Override
+    public EngineWatch watch(List<RawKey> keys) {
+      return inner.watch(keys);
+    }
+
+    @Override
+    public void close() {
+      inner.close();
+    }
+  }
+
+  private static void assertCaught(UnaryOperator<ReadRange> distortion) {
+    try (Kv broken = Kv.of(new Distorted(distortion)); Kv reference = Kv.of(MemoryEngine.open())) {
+      assertThatThrownBy(() -> Differential.run(broken, reference, 1, 10_000))
+          .isInstanceOf(AssertionError.class).hasMessageContaining("step ");
+    }
+  }
+
+  @Test
+  void anEngineIgnoringReverse_isCaught() {
+    assertCaught(r -> new ReadRange(r.start(), r.end(), r.limit(), false));
+  }
+
+  @Test
+  void anEngineReturningOneEntryTooFew_isCaught() {
+    assertCaught(r -> r.limit() > 1 ? new ReadRange(r.start(), r.end(), r.limit() - 1,
+        r.reverse()) : r);
+  }
+
+  @Test
+  void anEngineWithAnInclusiveEnd_isCaught() {
+    assertCaught(r -> new ReadRange(r.start(), r.end().append(0), r.limit(), r.reverse()));
+  }
+}
