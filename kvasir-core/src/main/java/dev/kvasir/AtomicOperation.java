@@ -151,16 +151,10 @@ public final class AtomicOperation {
   /** Enqueues {@code value} with a delay, dead-letter keys and backoff schedule. */
   public AtomicOperation enqueue(Object value, EnqueueOptions options) {
     byte[] payload = V8.serialize(value);
-    if (payload.length > Limits.MAX_PAYLOAD_BYTES) {
-      throw new KvLimitException("enqueue payload too large: " + payload.length
-          + " bytes (max " + Limits.MAX_PAYLOAD_BYTES + ")");
-    }
+    Limits.checkPayload(payload.length);
     List<RawKey> keys = new ArrayList<>();
     for (KvKey k : options.keysIfUndelivered()) {
-      if (k.encodedLength() > Limits.MAX_WRITE_KEY_BYTES) {
-        throw new KvLimitException("keysIfUndelivered key too large for write: "
-            + k.encodedLength() + " bytes (max " + Limits.MAX_WRITE_KEY_BYTES + ")");
-      }
+      Limits.checkDeadLetterKey(k.encodedLength());
       keys.add(RawKey.of(k));
     }
     enqueues.add(new Enqueue(EncodedValue.of(ValueEncoding.V8, payload),

@@ -100,6 +100,22 @@ public final class Limits {
     }
   }
 
+  /** A queue payload (V8 bytes). */
+  public static void checkPayload(int encodedLength) {
+    if (encodedLength > MAX_PAYLOAD_BYTES) {
+      throw new KvLimitException("enqueue payload too large: " + encodedLength
+          + " bytes (max " + MAX_PAYLOAD_BYTES + ")");
+    }
+  }
+
+  /** A key of keysIfUndelivered: at most 2048 bytes; unlike other written keys it may be empty. */
+  public static void checkDeadLetterKey(int encodedLength) {
+    if (encodedLength > MAX_WRITE_KEY_BYTES) {
+      throw new KvLimitException("keysIfUndelivered key too large for write: " + encodedLength
+          + " bytes (max " + MAX_WRITE_KEY_BYTES + ")");
+    }
+  }
+
   /** An enqueue delay: 0 to 30 days. */
   public static void checkDelay(Duration delay) {
     if (delay.isNegative()) {
@@ -162,14 +178,9 @@ public final class Limits {
       }
     }
     for (Enqueue e : write.enqueues()) {
-      if (e.payload().size() > MAX_PAYLOAD_BYTES) {
-        throw new KvLimitException("enqueue payload too large: " + e.payload().size()
-            + " bytes (max " + MAX_PAYLOAD_BYTES + ")");
-      }
+      checkPayload(e.payload().size());
       for (RawKey k : e.keysIfUndelivered()) {
-        if (k.length() > MAX_WRITE_KEY_BYTES) {
-          throw keyTooLarge(k.length());
-        }
+        checkDeadLetterKey(k.length());
       }
       if (e.backoffSchedule() != null) {
         checkBackoffSchedule(e.backoffSchedule());

@@ -24,10 +24,18 @@ abstract class ContractBase {
   /** The database under test, open for the duration of each test. */
   protected Kv kv;
 
+  /** The directory the current engine was opened in. */
+  protected Path engineDir;
+
   private int opened;
 
   /** A new, empty engine. Called once per test, and again by tests that need a second one. */
   protected abstract KvEngine openEngine(Path dir) throws Exception;
+
+  /** Whether data survives closing the engine and opening it again in the same directory. */
+  protected boolean persistent() {
+    return false;
+  }
 
   /** Whether the engine delivers queue messages; KV Connect does not. */
   protected boolean supportsQueues() {
@@ -36,7 +44,9 @@ abstract class ContractBase {
 
   @BeforeEach
   void openDatabase() throws Exception {
-    kv = Kv.of(openEngine(tempDir.resolve("db" + opened++)));
+    engineDir = tempDir.resolve("db" + opened++);
+    java.nio.file.Files.createDirectories(engineDir);
+    kv = Kv.of(openEngine(engineDir));
   }
 
   @AfterEach

@@ -99,6 +99,18 @@ public abstract class KvEngineContract extends QueueContract {
   }
 
   @Test
+  void reopen_persistentEngine_keepsEntriesVersionstampsAndOrder() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(persistent(), "the engine is not persistent");
+    kv.set(key("foo"), "bar");
+    var last = kv.atomic().set(key("a", 1), 1).sum(key("n"), 5).commit().versionstamp();
+    var before = kv.getMany(List.of(key("foo"), key("a", 1), key("n")));
+    kv.close();
+    kv = Kv.of(openEngine(engineDir));
+    assertThat(kv.getMany(List.of(key("foo"), key("a", 1), key("n")))).isEqualTo(before);
+    assertThat(kv.set(key("foo"), "baz").versionstamp()).isGreaterThan(last);
+  }
+
+  @Test
   void differential_randomOperations_agreeWithMemoryEngine() {
     try (Kv reference = Kv.of(MemoryEngine.open())) {
       Differential.run(kv, reference, 20261121L, differentialOperations());
