@@ -1,0 +1,135 @@
+package dev.kvasir.sqlite;
+
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.Check;
+import dev.kvasir.spi.Enqueue;
+import dev.kvasir.spi.Mutation;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.Sums;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.ValueEncoding;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Applies one atomic write inside the writer's transaction, in denokv's order (reference §4):
+ * checks, version bump, mutations, enqueues. The caller runs it in a savepoint, so an exception
+ * (a sum on a string) undoes all of it.
+ */
+final class Commits {
+  private Commits() {}
+
+  /** The written keys and the commit's versionstamp, or empty if a check failed. */
+  record Applied(Versionstamp versionstamp, List<RawKey> keys, long earliestExpiry,
+      boolean enqueued) {}
+
+  static Optional<Applied> apply(Tx tx, AtomicWrite write, Random random) throws SQLException {
+    long now = System.currentTimeMillis();
+    for (Check check : write.checks()) {
+      Row row = live(tx, check.key(), now);
+      Versionstamp current = row == null ? null : Versionstamp.ofVersion(row.version);
+      if (!Objects.equals(current, check.versionstamp())) {
+        return Optional.empty();
+      }
+    }
+    long version = bumpVersion(tx, 1 + random.nextInt(9));
+    Versionstamp stamp = Versionstamp.ofVersion(version);
+    List<RawKey> keys = new ArrayList<>(write.mutations().size());
+    long earliestExpiry = Long.MAX_VALUE;
+    for (Mutation m : write.mutations()) {
+      if (m instanceof Mutation.Set s) {
+        long expiry = expiry(s.expireAt());
+        set(tx, s.key(), s.value(), version, expiry);
+        earliestExpiry = Math.min(earliestExpiry, expiry < 0 ? Long.MAX_VALUE : expiry);
+        keys.add(s.key());
+      } else if (m instanceof Mutation.SetVersionstampedKey s) {
+        long expiry = expiry(s.expireAt());
+        RawKey key = s.keyFor(stamp);
+        set(tx, key, s.value(), version, expiry);
+        earliestExpiry = Math.min(earliestExpiry, expiry < 0 ? Long.MAX_VALUE : expiry);
+        keys.add(key);
+      } else if (m instanceof Mutation.Delete d) {
+        PreparedStatement p = tx.prepare(Sql.DELETE);
+        p.setBytes(1, d.key().bytes());
+        p.executeUpdate();
+        keys.add(d.key());
+      } else {
+        Row row = live(tx, m.key(), now);
+        set(tx, m.key(), Sums.apply(m, row == null ? null : row.value), version, -1);
+        keys.add(m.key());
+      }
+    }
+    for (Enqueue e : write.enqueues()) {
+      enqueue(tx, e);
+    }
+    return Optional.of(new Applied(stamp, keys, earliestExpiry, !write.enqueues().isEmpty()));
+  }
+
+  static long bumpVersion(Tx tx, int by) throws SQLException {
+    PreparedStatement p = tx.prepare(Sql.BUMP_VERSION);
+    p.setInt(1, by);
+    try (ResultSet r = p.executeQuery()) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  static void set(Tx tx, RawKey key, EncodedValue value, long version, long expirationMs)
+      throws SQLException {
+    PreparedStatement p = tx.prepare(Sql.SET);
+    p.setBytes(1, key.bytes());
+    p.setBytes(2, value.bytes());
+    p.setInt(3, value.encoding().code());
+    p.setLong(4, version);
+    p.setLong(5, expirationMs);
+    p.executeUpdate();
+  }
+
+  static void enqueue(Tx tx, Enqueue e) throws SQLException {
+    PreparedStatement p = tx.prepare(Sql.QUEUE_ADD);
+    p.setLong(1, e.deadline().toEpochMilli());
+    p.setString(2, UUID.randomUUID().toString());
+    p.setBytes(3, e.payload().bytes());
+    // Deno writes the default schedule when none was given (reference §5).
+    p.setString(4, QueueJson.backoff(e.effectiveBackoff()));
+    p.setString(5, QueueJson.keys(e.keysIfUndelivered()));
+    p.executeUpdate();
+  }
+
+  private static long expiry(Instant expireAt) {
+    return expireAt == null ? -1 : expireAt.toEpochMilli();
+  }
+
+  /** A row that exists and has not expired. */
+  static final class Row {
+    final EncodedValue value;
+    final long version;
+
+    Row(EncodedValue value, long version) {
+      this.value = value;
+      this.version = version;
+    }
+  }
+
+  static Row live(Tx tx, RawKey key, long now) throws SQLException {
+    PreparedStatement p = tx.prepare(Sql.GET_LIVE);
+    p.setBytes(1, key.bytes());
+    p.setLong(2, now);
+    try (ResultSet r = p.executeQuery()) {
+      if (!r.next()) {
+        return null;
+      }
+      return new Row(EncodedValue.of(ValueEncoding.ofCode(r.getInt(2)), r.getBytes(1)),
+          r.getLong(3));
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package dev.kvasir.sqlite;
+
+import dev.kvasir.KvClosedException;
+import dev.kvasir.KvException;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.ValueEncoding;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * A pool of read-only connections. In WAL mode each read transaction sees one committed state,
+ * so all ranges of one snapshot read come from the same snapshot, and readers never wait for
+ * the writer.
+ */
+final class Readers implements AutoCloseable {
+  private final BlockingQueue<Tx> idle;
+  private final List<Tx> all;
+  private final Duration busyTimeout;
+  private volatile boolean closed;
+
+  Readers(List<Tx> connections, Duration busyTimeout) {
+    this.all = List.copyOf(connections);
+    this.idle = new ArrayBlockingQueue<>(connections.size(), false, connections);
+    this.busyTimeout = busyTimeout;
+  }
+
+  /** Runs {@code work} in a read transaction on an idle connection. */
+  <T> T run(Writer.Task<T> work) {
+    Tx tx;
+    try {
+      tx = idle.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KvException("interrupted while waiting for a reader connection", e);
+    }
+    try {
+      if (closed) {
+        throw new KvClosedException();
+      }
+      return Busy.retry(busyTimeout, "read", () -> runOnce(tx, work));
+    } catch (SQLException e) {
+      throw new KvException("read failed: " + e.getMessage(), e);
+    } finally {
+      idle.add(tx);
+    }
+  }
+
+  private static <T> T runOnce(Tx tx, Writer.Task<T> work) throws SQLException {
+    tx.execute("begin");
+    try {
+      T out = work.run(tx);
+      tx.execute("commit");
+      return out;
+    } catch (SQLException | RuntimeException e) {
+      try {
+        tx.execute("rollback");
+      } catch (SQLException ignored) {
+        // nothing to roll back
+      }
+      throw e;
+    }
+  }
+
+  /** Reads the ranges on a connection already in a transaction. */
+  static List<List<RawEntry>> read(Tx tx, List<ReadRange> ranges, long now) throws SQLException {
+    List<List<RawEntry>> out = new ArrayList<>(ranges.size());
+    for (ReadRange range : ranges) {
+      PreparedStatement p = tx.prepare(range.reverse() ? Sql.RANGE_DESC : Sql.RANGE_ASC);
+      p.setBytes(1, range.start().bytes());
+      p.setBytes(2, range.end().bytes());
+      p.setLong(3, now);
+      p.setInt(4, range.limit());
+      List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 128));
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          entries.add(new RawEntry(RawKey.of(r.getBytes(1)),
+              EncodedValue.of(ValueEncoding.ofCode(r.getInt(3)), r.getBytes(2)),
+              Versionstamp.ofVersion(r.getLong(4))));
+        }
+      }
+      out.add(entries);
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    // A connection in use is closed when its read returns it; wait for each.
+    for (int i = 0; i < all.size(); i++) {
+      try {
+        idle.take().close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.kvasir.sqlite;
+
+/**
+ * The statements of the engine. Where denokv has the same statement, the text is denokv's
+ * (reference/denokv.md §3.5, §5); reads differ in one way: they skip expired rows.
+ */
+final class Sql {
+  static final String BUMP_VERSION =
+      "update data_version set version = version + ? where k = 0 returning version";
+  static final String RANGE_ASC = "select k, v, v_encoding, version from kv where k >= ? and k < ?"
+      + " and (expiration_ms < 0 or expiration_ms > ?) order by k asc limit ?";
+  static final String RANGE_DESC = "select k, v, v_encoding, version from kv where k >= ?"
+      + " and k < ? and (expiration_ms < 0 or expiration_ms > ?) order by k desc limit ?";
+  static final String GET_LIVE = "select v, v_encoding, version from kv where k = ?"
+      + " and (expiration_ms < 0 or expiration_ms > ?)";
+  static final String SET = "insert into kv (k, v, v_encoding, version, expiration_ms) values"
+      + " (:k, :v, :v_encoding, :version, :expiration_ms) on conflict(k) do update set v = :v,"
+      + " v_encoding = :v_encoding, version = :version, expiration_ms = :expiration_ms";
+  static final String DELETE = "delete from kv where k = ?";
+  static final String DELETE_EXPIRED =
+      "delete from kv where expiration_ms >= 0 and expiration_ms <= ? returning k";
+  static final String EARLIEST_EXPIRATION =
+      "select expiration_ms from kv where expiration_ms >= 0 order by expiration_ms limit 1";
+
+  static final String QUEUE_ADD = "insert into queue (ts, id, data, backoff_schedule,"
+      + " keys_if_undelivered) values(?, ?, ?, ?, ?)";
+  static final String QUEUE_NEXT_READY = "select ts, id, data, backoff_schedule,"
+      + " keys_if_undelivered from queue where ts <= ? order by ts limit 1";
+  static final String QUEUE_EARLIEST = "select ts from queue order by ts limit 1";
+  static final String QUEUE_REMOVE = "delete from queue where id = ?";
+  static final String RUNNING_ADD = "insert into queue_running (deadline, id, data,"
+      + " backoff_schedule, keys_if_undelivered) values(?, ?, ?, ?, ?)";
+  static final String RUNNING_EXTEND = "update queue_running set deadline = ? where id = ?";
+  static final String RUNNING_REMOVE = "delete from queue_running where id = ?";
+  static final String RUNNING_BY_ID = "select deadline, id, data, backoff_schedule,"
+      + " keys_if_undelivered from queue_running where id = ?";
+  static final String RUNNING_PAST_DEADLINE =
+      "select id from queue_running where deadline <= ? order by deadline limit 100";
+
+  private Sql() {}
+}

@@ -1,0 +1,126 @@
+package dev.kvasir.sqlite;
+
+import dev.kvasir.KvOptions;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How a {@link SqliteEngine} opens its file. Immutable; each setter returns a copy.
+ *
+ * <ul>
+ *   <li>{@code synchronous}: SQLite's {@code synchronous} pragma; {@link Synchronous#FULL} by
+ *       default, Deno's durability: a commit is acknowledged only once it is on disk.
+ *   <li>{@code readers}: read-only connections serving reads in parallel (default 4).
+ *   <li>{@code busyTimeout}: how long a commit waits for another process's lock, retrying with
+ *       jittered backoff, before it fails (default 5 s, as Deno).
+ * </ul>
+ *
+ * Through {@link dev.kvasir.Kv#open(String, KvOptions)} the same settings are the options
+ * {@code sqlite.synchronous} ({@code OFF|NORMAL|FULL|EXTRA}), {@code sqlite.readers} and
+ * {@code sqlite.busyTimeoutMs}.
+ */
+public final class SqliteConfig {
+  /** SQLite's durability levels for WAL mode. */
+  public enum Synchronous { OFF, NORMAL, FULL, EXTRA }
+
+  private final String path;
+  private final Synchronous synchronous;
+  private final int readers;
+  private final Duration busyTimeout;
+
+  private SqliteConfig(String path, Synchronous synchronous, int readers, Duration busyTimeout) {
+    this.path = path;
+    this.synchronous = synchronous;
+    this.readers = readers;
+    this.busyTimeout = busyTimeout;
+  }
+
+  /**
+   * A file path, or {@code ":memory:"} for a private in-memory database.
+   *
+   * @throws IllegalArgumentException for an empty path
+   */
+  public static SqliteConfig of(String path) {
+    Objects.requireNonNull(path, "path");
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException("Filename cannot be empty");
+    }
+    return new SqliteConfig(path, Synchronous.FULL, 4, Duration.ofSeconds(5));
+  }
+
+  /** The settings of {@code options} applied to {@link #of(String) of(location)}. */
+  static SqliteConfig from(String location, KvOptions options) {
+    SqliteConfig c = of(location);
+    String sync = options.get("sqlite.synchronous").orElse(null);
+    if (sync != null) {
+      try {
+        c = c.synchronous(Synchronous.valueOf(sync.toUpperCase(Locale.ROOT)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("sqlite.synchronous must be OFF, NORMAL, FULL or"
+            + " EXTRA: received " + sync);
+      }
+    }
+    c = c.readers(intOption(options, "sqlite.readers", c.readers));
+    return c.busyTimeout(Duration.ofMillis(
+        intOption(options, "sqlite.busyTimeoutMs", (int) c.busyTimeout.toMillis())));
+  }
+
+  private static int intOption(KvOptions options, String name, int fallback) {
+    String v = options.get(name).orElse(null);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be an integer: received " + v);
+    }
+  }
+
+  public SqliteConfig synchronous(Synchronous synchronous) {
+    return new SqliteConfig(path, Objects.requireNonNull(synchronous), readers, busyTimeout);
+  }
+
+  /** @throws IllegalArgumentException unless 1 ≤ readers ≤ 64 */
+  public SqliteConfig readers(int readers) {
+    if (readers < 1 || readers > 64) {
+      throw new IllegalArgumentException("readers must be 1 to 64: received " + readers);
+    }
+    return new SqliteConfig(path, synchronous, readers, busyTimeout);
+  }
+
+  /** @throws IllegalArgumentException for a negative timeout */
+  public SqliteConfig busyTimeout(Duration busyTimeout) {
+    if (busyTimeout.isNegative()) {
+      throw new IllegalArgumentException("busyTimeout must not be negative: " + busyTimeout);
+    }
+    return new SqliteConfig(path, synchronous, readers, busyTimeout);
+  }
+
+  public String path() {
+    return path;
+  }
+
+  public boolean inMemory() {
+    return ":memory:".equals(path);
+  }
+
+  public Synchronous synchronous() {
+    return synchronous;
+  }
+
+  public int readers() {
+    return readers;
+  }
+
+  public Duration busyTimeout() {
+    return busyTimeout;
+  }
+
+  @Override
+  public String toString() {
+    return "SqliteConfig[path=" + path + ", synchronous=" + synchronous + ", readers=" + readers
+        + ", busyTimeout=" + busyTimeout + "]";
+  }
+}

@@ -1,0 +1,291 @@
+package dev.kvasir.sqlite;
+
+import dev.kvasir.Consistency;
+import dev.kvasir.KvClosedException;
+import dev.kvasir.KvException;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.EngineWatch;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.NotifiedWatch;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * The embedded engine: a SQLite file in denokv's format (reference/denokv.md §3), so Deno and
+ * Kvasir open each other's files.
+ *
+ * <ul>
+ *   <li>Writes: one writer thread applies every commit pending at a time in one transaction
+ *       (group commit), each with its own version and checks ({@link Writer}). WAL, {@code
+ *       synchronous=FULL} by default: a commit returns once it is durable.
+ *   <li>Reads: a pool of read-only WAL connections in parallel ({@link Readers}); expired rows
+ *       are never returned, and a timer deletes them as they expire.
+ *   <li>Queues: denokv's {@code queue}/{@code queue_running} tables ({@link SqliteQueue}).
+ *   <li>Watch: in-process notifications shared by every engine on the same file.
+ * </ul>
+ *
+ * Thread-safe. Entry point: {@link #open(SqliteConfig)}.
+ */
+public final class SqliteEngine implements KvEngine {
+  private static final long EXPIRY_FALLBACK_MS = 60_000;
+
+  private final SqliteConfig config;
+  private final Writer writer;
+  private final Readers readers;
+  private final Shared shared;
+  private final SqliteQueue queue;
+  private final ScheduledExecutorService timer;
+  private final Random random = new Random();
+  private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
+  private ScheduledFuture<?> nextSweep;
+  private long nextSweepAt = Long.MAX_VALUE;
+  private volatile boolean closed;
+
+  private SqliteEngine(SqliteConfig config, Writer writer, Readers readers, Shared shared) {
+    this.config = config;
+    this.writer = writer;
+    this.readers = readers;
+    this.shared = shared;
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "kvasir-sqlite-timer " + config.path());
+      t.setDaemon(true);
+      return t;
+    });
+    this.queue = new SqliteQueue(this, writer, shared, timer, random);
+  }
+
+  /**
+   * Opens or creates the database, upgrading an older Deno KV schema.
+   *
+   * @throws KvException if the file is not a Deno KV database, has a newer schema, or cannot be
+   *     opened; such a file is left unchanged
+   */
+  public static SqliteEngine open(SqliteConfig config) {
+    Connection first = null;
+    try {
+      String url = config.inMemory() ? "jdbc:sqlite::memory:" : "jdbc:sqlite:" + config.path();
+      first = connection(config, url, false);
+      Schema.verify(first, config.path());
+      if (!config.inMemory()) {
+        try (var s = first.createStatement()) {
+          s.execute("pragma journal_mode = wal");
+          s.execute("pragma synchronous = " + config.synchronous());
+        }
+      }
+      Schema.migrate(first, config.path());
+      List<Tx> pool = new ArrayList<>();
+      if (!config.inMemory()) {
+        for (int i = 0; i < config.readers(); i++) {
+          pool.add(new Tx(connection(config, url, true)));
+        }
+      }
+      Writer writer = new Writer(new Tx(first), config.busyTimeout(), config.path());
+      Readers readers = pool.isEmpty() ? null : new Readers(pool, config.busyTimeout());
+      SqliteEngine engine =
+          new SqliteEngine(config, writer, readers, Shared.forPath(canonical(config)));
+      engine.start();
+      return engine;
+    } catch (SQLException e) {
+      close(first);
+      throw new KvException("cannot open " + config.path() + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      close(first);
+      throw e;
+    }
+  }
+
+  private static Connection connection(SqliteConfig config, String url, boolean readOnly)
+      throws SQLException {
+    SQLiteConfig c = new SQLiteConfig();
+    // SQLite's own busy handler only bridges short waits; Busy retries up to busyTimeout.
+    c.setBusyTimeout((int) Math.min(config.busyTimeout().toMillis(), 100));
+    if (readOnly) {
+      c.setOpenMode(SQLiteOpenMode.READONLY);
+      c.setReadOnly(true);
+    }
+    return c.createConnection(url);
+  }
+
+  private static String canonical(SqliteConfig config) {
+    if (config.inMemory()) {
+      return null;
+    }
+    try {
+      return Path.of(config.path()).toRealPath().toString();
+    } catch (IOException e) {
+      return Path.of(config.path()).toAbsolutePath().normalize().toString();
+    }
+  }
+
+  private static void close(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // already failing
+      }
+    }
+  }
+
+  private void start() {
+    // Like Deno, sweep at open: rows that expired while the file was closed go at once.
+    timer.execute(this::sweep);
+    queue.start();
+  }
+
+  @Override
+  public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency) {
+    ensureOpen();
+    return read(tx -> Readers.read(tx, ranges, System.currentTimeMillis()));
+  }
+
+  /** Runs a read in one transaction: on a reader connection, or the writer's in memory. */
+  <T> T read(Writer.Task<T> work) {
+    return readers == null ? writer.execute(work) : readers.run(work);
+  }
+
+  @Override
+  public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
+    ensureOpen();
+    Optional<Commits.Applied> applied = writer.execute(tx -> {
+      Optional<Commits.Applied> a = Commits.apply(tx, write, random);
+      a.ifPresent(done -> tx.afterCommit(() -> committed(done)));
+      return a;
+    });
+    return applied.map(Commits.Applied::versionstamp);
+  }
+
+  private void committed(Commits.Applied applied) {
+    shared.notifier.changed(applied.keys());
+    if (applied.enqueued()) {
+      shared.signalQueue();
+    }
+    if (applied.earliestExpiry() != Long.MAX_VALUE) {
+      scheduleSweep(applied.earliestExpiry());
+    }
+  }
+
+  /** Deletes expired rows (one version bump per sweep, as Deno) and schedules the next sweep. */
+  private void sweep() {
+    if (closed) {
+      return;
+    }
+    try {
+      long next = writer.execute(tx -> {
+        long now = System.currentTimeMillis();
+        List<RawKey> removed = new ArrayList<>();
+        var p = tx.prepare(Sql.DELETE_EXPIRED);
+        p.setLong(1, now);
+        try (var r = p.executeQuery()) {
+          while (r.next()) {
+            removed.add(RawKey.of(r.getBytes(1)));
+          }
+        }
+        if (!removed.isEmpty()) {
+          Commits.bumpVersion(tx, 1);
+          tx.afterCommit(() -> shared.notifier.changed(removed));
+        }
+        try (var r = tx.prepare(Sql.EARLIEST_EXPIRATION).executeQuery()) {
+          return r.next() ? r.getLong(1) : Long.MAX_VALUE;
+        }
+      });
+      synchronized (this) {
+        nextSweepAt = Long.MAX_VALUE;
+      }
+      // Another process may write expiring rows we never hear of: look again within a minute.
+      scheduleSweep(Math.min(next, System.currentTimeMillis() + EXPIRY_FALLBACK_MS));
+    } catch (KvClosedException e) {
+      // closing
+    }
+  }
+
+  private synchronized void scheduleSweep(long atMs) {
+    if (closed || atMs >= nextSweepAt) {
+      return;
+    }
+    if (nextSweep != null) {
+      nextSweep.cancel(false);
+    }
+    nextSweepAt = atMs;
+    long delay = Math.max(0, atMs - System.currentTimeMillis());
+    nextSweep = timer.schedule(this::sweep, delay, TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public DequeuedMessage dequeueNext() throws InterruptedException {
+    ensureOpen();
+    return queue.dequeueNext();
+  }
+
+  @Override
+  public EngineWatch watch(List<RawKey> keys) {
+    ensureOpen();
+    NotifiedWatch watch = new NotifiedWatch(this, shared.notifier, keys);
+    watches.add(watch);
+    return new EngineWatch() {
+      @Override
+      public List<Optional<RawEntry>> next() throws InterruptedException {
+        return closed ? null : watch.next();
+      }
+
+      @Override
+      public void close() {
+        watches.remove(watch);
+        watch.close();
+      }
+    };
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  void ensureOpen() {
+    if (closed) {
+      throw new KvClosedException();
+    }
+  }
+
+  /** The configuration this engine was opened with. */
+  public SqliteConfig config() {
+    return config;
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    watches.forEach(NotifiedWatch::close);
+    queue.close();
+    timer.shutdownNow();
+    writer.close();
+    if (readers != null) {
+      readers.close();
+    }
+    shared.release();
+  }
+}

@@ -1,0 +1,66 @@
+package dev.kvasir.sqlite;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One connection inside a transaction, with its prepared statements cached across transactions,
+ * and actions to run once the transaction committed (notifications must never announce a
+ * change that was rolled back). Used by one thread at a time.
+ */
+final class Tx {
+  private final Connection connection;
+  private final Map<String, PreparedStatement> statements = new HashMap<>();
+  private List<Runnable> afterCommit = new ArrayList<>();
+
+  Tx(Connection connection) {
+    this.connection = connection;
+  }
+
+  PreparedStatement prepare(String sql) throws SQLException {
+    PreparedStatement s = statements.get(sql);
+    if (s == null) {
+      s = connection.prepareStatement(sql);
+      statements.put(sql, s);
+    }
+    s.clearParameters();
+    return s;
+  }
+
+  void execute(String sql) throws SQLException {
+    try (var s = connection.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  void afterCommit(Runnable action) {
+    afterCommit.add(action);
+  }
+
+  /** The actions registered since the last call; the caller runs them after commit. */
+  List<Runnable> takeAfterCommit() {
+    List<Runnable> out = afterCommit;
+    afterCommit = new ArrayList<>();
+    return out;
+  }
+
+  void close() {
+    for (PreparedStatement s : statements.values()) {
+      try {
+        s.close();
+      } catch (SQLException ignored) {
+        // closing anyway
+      }
+    }
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // closing anyway
+    }
+  }
+}

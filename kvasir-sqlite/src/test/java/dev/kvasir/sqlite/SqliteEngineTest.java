@@ -1,0 +1,18 @@
+package dev.kvasir.sqlite;
+
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.contract.KvEngineContract;
+import java.nio.file.Path;
+
+/** The SQLite engine, on a file, against the shared contract and the differential test. */
+class SqliteEngineTest extends KvEngineContract {
+  @Override
+  protected KvEngine openEngine(Path dir) {
+    return SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString()));
+  }
+
+  @Override
+  protected boolean persistent() {
+    return true;
+  }
+}
