@@ -32,10 +32,9 @@ final class Tx {
     return s;
   }
 
+  /** Runs a statement without parameters, e.g. {@code commit}; prepared once, reused. */
   void execute(String sql) throws SQLException {
-    try (var s = connection.createStatement()) {
-      s.execute(sql);
-    }
+    prepare(sql).execute();
   }
 
   void afterCommit(Runnable action) {

@@ -119,8 +119,9 @@ final class Writer implements AutoCloseable {
         return null;
       });
     } catch (SQLException | RuntimeException e) {
-      KvException failure = e instanceof KvException k ? k
-          : new KvException("commit failed: " + e.getMessage(), e);
+      tx.takeAfterCommit(); // nothing of the batch committed
+      RuntimeException failure = e instanceof RuntimeException r ? r
+          : new KvException("database error: " + e.getMessage(), e);
       for (Pending<?> p : batch) {
         p.error = failure;
         p.afterCommit = List.of();
@@ -135,21 +136,30 @@ final class Writer implements AutoCloseable {
   }
 
   private void runOnce(List<Pending<?>> batch) throws SQLException {
+    // A lone task needs no savepoint: if it fails, the whole transaction rolls back.
+    boolean savepoints = batch.size() > 1;
     tx.execute("begin immediate");
     try {
       for (Pending<?> p : batch) {
         p.error = null;
-        tx.execute("savepoint task");
+        if (savepoints) {
+          tx.execute("savepoint task");
+        }
         try {
           p.run(tx);
-          tx.execute("release task");
+          if (savepoints) {
+            tx.execute("release task");
+          }
           p.afterCommit = tx.takeAfterCommit();
         } catch (SQLException e) {
-          if (Busy.isBusy(e)) {
-            throw e; // the whole batch retries
+          if (Busy.isBusy(e) || !savepoints) {
+            throw e; // the whole batch retries (busy) or fails (lone task)
           }
           rollbackTask(p, new KvException("database error: " + e.getMessage(), e));
         } catch (RuntimeException e) {
+          if (!savepoints) {
+            throw e;
+          }
           rollbackTask(p, e);
         }
       }

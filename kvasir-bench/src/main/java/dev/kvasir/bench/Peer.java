@@ -1,0 +1,229 @@
+package dev.kvasir.bench;
+
+import dev.kvasir.CommitResult;
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvU64;
+import dev.kvasir.ListSelector;
+import dev.kvasir.Versionstamp;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Kvasir's SQLite engine as a peer of the shared benchmark harness ({@code
+ * bench/PEER-PROTOCOL.md}): six workloads on one database, each verified, one JSON line each.
+ *
+ * <pre>
+ * ./mvnw -B -pl kvasir-bench -am package -DskipTests
+ * ./run.sh --peer-cmd "kvasir=java -cp $PWD/kvasir-bench/target/benchmarks.jar dev.kvasir.bench.Peer"
+ * </pre>
+ *
+ * (the second command in the harness directory). W6 workers are platform threads.
+ */
+public final class Peer {
+  private final Map<String, String> args;
+
+  private Peer(Map<String, String> args) {
+    this.args = args;
+  }
+
+  public static void main(String[] argv) throws Exception {
+    Map<String, String> args = new LinkedHashMap<>();
+    List<String> known = List.of("--dir", "--workloads", "--n1", "--n2", "--n3-commits",
+        "--n3-batch", "--n4-reps", "--n5", "--n6", "--w6-workers", "--seed");
+    for (int i = 0; i < argv.length; i += 2) {
+      if (!known.contains(argv[i]) || i + 1 >= argv.length) {
+        System.err.println("usage: Peer --dir DIR --workloads W1,.. --n1 N ... (bench/PEER-PROTOCOL.md);"
+            + " bad argument " + argv[i]);
+        System.exit(2);
+      }
+      args.put(argv[i], argv[i + 1]);
+    }
+    System.exit(new Peer(args).run());
+  }
+
+  private int n(String name, int fallback) {
+    return Integer.parseInt(args.getOrDefault(name, String.valueOf(fallback)));
+  }
+
+  private static Map<String, Object> value(int i) {
+    Map<String, Object> v = new LinkedHashMap<>();
+    v.put("i", i);
+    v.put("name", "user" + i);
+    v.put("tags", List.of("a", "b"));
+    v.put("active", true);
+    return v;
+  }
+
+  private int run() throws Exception {
+    List<String> workloads = List.of(args.getOrDefault("--workloads", "W1,W2,W3,W4,W5,W6")
+        .split(","));
+    int n1 = n("--n1", 10000);
+    String file = Path.of(args.get("--dir")).resolve("kv.sqlite3").toString();
+    System.out.println("{\"meta\":{\"peer\":\"kvasir\",\"runtime\":\"java "
+        + System.getProperty("java.version") + "\",\"lib\":\"kvasir 0.1 (sqlite engine)\","
+        + "\"durability\":\"WAL, synchronous=FULL, group commit; acknowledged after fsync\","
+        + "\"w6\":\"platform threads\"}}");
+    try (Kv kv = Kv.open(file)) {
+      boolean loaded = false;
+      for (String w : List.of("W1", "W2", "W3", "W4", "W5", "W6")) {
+        if (!workloads.contains(w)) {
+          continue;
+        }
+        if ((w.equals("W2") || w.equals("W4")) && !loaded && !workloads.contains("W1")) {
+          w1(kv, n1);
+          loaded = true;
+        }
+        String line;
+        try {
+          line = switch (w) {
+            case "W1" -> { loaded = true; yield w1(kv, n1); }
+            case "W2" -> w2(kv, n1, n("--n2", 50000), Long.parseLong(args.getOrDefault("--seed", "42")));
+            case "W3" -> w3(kv, n("--n3-commits", 100), n("--n3-batch", 100));
+            case "W4" -> w4(kv, n1, n("--n4-reps", 5));
+            case "W5" -> w5(kv, n("--n5", 10000));
+            default -> w6(kv, n("--n6", 2000), n("--w6-workers", 4));
+          };
+        } catch (RuntimeException | AssertionError e) {
+          System.out.println("{\"workload\":\"" + w + "\",\"ok\":false,\"error\":\""
+              + String.valueOf(e.getMessage()).replace("\"", "'") + "\"}");
+          return 1;
+        }
+        System.out.println(line);
+        System.out.flush();
+      }
+    }
+    return 0;
+  }
+
+  private static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalStateException(message);
+    }
+  }
+
+  private static String line(String w, long ops, long startNanos, String extra) {
+    double seconds = (System.nanoTime() - startNanos) / 1e9;
+    return "{\"workload\":\"" + w + "\",\"ops\":" + ops + ",\"seconds\":" + seconds + extra
+        + ",\"ok\":true}";
+  }
+
+  private static int count(Kv kv, KvKey prefix) {
+    int n = 0;
+    for (KvEntry ignored : kv.list(ListSelector.prefix(prefix))) {
+      n++;
+    }
+    return n;
+  }
+
+  private static String w1(Kv kv, int n1) {
+    long start = System.nanoTime();
+    Versionstamp previous = null;
+    for (int i = 0; i < n1; i++) {
+      CommitResult r = kv.set(KvKey.of("bench", i), value(i));
+      require(r.ok() && (previous == null || r.versionstamp().compareTo(previous) > 0),
+          "W1 commit " + i + " not ok or not increasing");
+      previous = r.versionstamp();
+    }
+    String out = line("W1", n1, start, "");
+    require(count(kv, KvKey.of("bench")) == n1, "after W1 expected " + n1 + " entries");
+    return out;
+  }
+
+  private static String w2(Kv kv, int n1, int n2, long seed) {
+    long x = seed == 0 ? 2463534242L : seed;
+    long checksum = 0;
+    long start = System.nanoTime();
+    for (int k = 0; k < n2; k++) {
+      x ^= (x << 13) & 0xffffffffL;
+      x ^= x >>> 17;
+      x ^= (x << 5) & 0xffffffffL;
+      int r = (int) (x % n1);
+      Object v = ((Map<?, ?>) kv.get(KvKey.of("bench", r)).value()).get("i");
+      require(((Double) v).intValue() == r, "W2 get " + r + " returned i=" + v);
+      checksum += r;
+    }
+    return line("W2", n2, start, ",\"checksum\":" + checksum);
+  }
+
+  private static String w3(Kv kv, int commits, int batch) {
+    long start = System.nanoTime();
+    for (int c = 0; c < commits; c++) {
+      var op = kv.atomic();
+      for (int j = 0; j < batch; j++) {
+        op.set(KvKey.of("batch", c, j), value(c * batch + j));
+      }
+      require(op.commit().ok(), "W3 commit " + c + " failed");
+    }
+    String out = line("W3", (long) commits * batch, start, "");
+    require(count(kv, KvKey.of("batch")) == commits * batch, "after W3 wrong entry count");
+    return out;
+  }
+
+  private static String w4(Kv kv, int n1, int reps) {
+    long start = System.nanoTime();
+    for (int rep = 0; rep < reps; rep++) {
+      int k = 0;
+      for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
+        require(e.key().get(1).equals(KvKey.of((double) k).get(0))
+            && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k,
+            "W4 entry " + k + " out of order");
+        k++;
+      }
+      require(k == n1, "W4 scan returned " + k + " entries");
+    }
+    return line("W4", (long) n1 * reps, start, "");
+  }
+
+  private static String w5(Kv kv, int n5) {
+    long start = System.nanoTime();
+    for (int i = 0; i < n5; i++) {
+      require(kv.atomic().sum(KvKey.of("ctr"), 1).commit().ok(), "W5 commit " + i + " failed");
+    }
+    String out = line("W5", n5, start, "");
+    require(KvU64.of(n5).equals(kv.get(KvKey.of("ctr")).value()), "after W5 wrong counter");
+    return out;
+  }
+
+  private static String w6(Kv kv, int n6, int workers) throws Exception {
+    AtomicLong successes = new AtomicLong();
+    AtomicLong retries = new AtomicLong();
+    KvKey key = KvKey.of("cas");
+    ExecutorService pool = Executors.newFixedThreadPool(workers);
+    long start = System.nanoTime();
+    List<Future<?>> done = new ArrayList<>();
+    for (int w = 0; w < workers; w++) {
+      done.add(pool.submit(() -> {
+        while (true) {
+          KvEntry e = kv.get(key);
+          double current = e.exists() ? (Double) e.value() : 0;
+          if (current >= n6) {
+            return;
+          }
+          if (kv.atomic().check(e).set(key, current + 1).commit().ok()) {
+            successes.incrementAndGet();
+          } else {
+            retries.incrementAndGet();
+          }
+        }
+      }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    String out = line("W6", successes.get(), start, ",\"retries\":" + retries.get()
+        + ",\"workers\":" + workers);
+    pool.shutdown();
+    require(successes.get() == n6 && Double.valueOf(n6).equals(kv.get(key).value()),
+        "after W6 expected " + n6);
+    return out;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.kvasir.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.CommitResult;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvTypeException;
+import dev.kvasir.Versionstamp;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Commits that share one transaction stay independent: own versions, own failures. */
+class GroupCommitTest {
+  @TempDir Path dir;
+
+  @Test
+  void concurrentCommits_withSomeFailing_eachCommitsOrFailsAlone() throws Exception {
+    try (Kv kv = Kv.open(dir.resolve("g.sqlite3").toString())) {
+      kv.set(KvKey.of("text"), "not a number");
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      List<Future<Object>> results = new ArrayList<>();
+      for (int i = 0; i < 400; i++) {
+        int n = i;
+        results.add(pool.submit(() -> {
+          try {
+            return kv.atomic().set(KvKey.of("ok", n), n).sum(
+                n % 4 == 0 ? KvKey.of("text") : KvKey.of("sum", n), 1).commit();
+          } catch (KvTypeException e) {
+            return e;
+          }
+        }));
+      }
+      Set<Versionstamp> stamps = new HashSet<>();
+      for (int i = 0; i < results.size(); i++) {
+        Object r = results.get(i).get();
+        if (i % 4 == 0) {
+          assertThat(r).isInstanceOf(KvTypeException.class);
+          assertThat(kv.get(KvKey.of("ok", i)).exists()).as("failed commit %d left a write", i)
+              .isFalse();
+        } else {
+          assertThat(((CommitResult) r).ok()).isTrue();
+          assertThat(stamps.add(((CommitResult) r).versionstamp())).isTrue();
+          assertThat(kv.get(KvKey.of("ok", i)).versionstamp())
+              .isEqualTo(((CommitResult) r).versionstamp());
+        }
+      }
+      pool.shutdown();
+      assertThat(stamps).hasSize(300);
+    }
+  }
+}
