@@ -12,9 +12,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The one thread that writes. It takes every task pending at that moment and runs them in one
- * SQLite transaction (group commit: one fsync for all of them), each task inside its own
- * savepoint so that a failing task leaves no trace while the others commit. A task's result is
- * delivered, and its after-commit actions run, only once the transaction is durable.
+ * SQLite transaction (group commit: one fsync for all of them). A task that fails leaves no
+ * trace while the others commit: the transaction is rolled back and run again without it. A
+ * task's result is delivered, and its after-commit actions run, only once the transaction is
+ * durable, so tasks must be safe to run again.
  */
 final class Writer implements AutoCloseable {
   /** Work done inside the writer's transaction. */
@@ -113,18 +114,30 @@ final class Writer implements AutoCloseable {
     if (batch.isEmpty()) {
       return;
     }
-    try {
-      Busy.retry(busyTimeout, "commit", () -> {
-        runOnce(batch);
-        return null;
-      });
-    } catch (SQLException | RuntimeException e) {
-      tx.takeAfterCommit(); // nothing of the batch committed
-      RuntimeException failure = e instanceof RuntimeException r ? r
-          : new KvException("database error: " + e.getMessage(), e);
-      for (Pending<?> p : batch) {
-        p.error = failure;
-        p.afterCommit = List.of();
+    // Optimistic: run every task in one transaction without savepoints. A task that fails is
+    // rare (a sum on a string); then everything rolls back and the others run again without it.
+    List<Pending<?>> active = new ArrayList<>(batch);
+    while (!active.isEmpty()) {
+      try {
+        Busy.retry(busyTimeout, "commit", () -> {
+          runOnce(active);
+          return null;
+        });
+        break;
+      } catch (TaskFailed f) {
+        tx.takeAfterCommit();
+        f.pending.error = f.cause;
+        f.pending.afterCommit = List.of();
+        active.remove(f.pending);
+      } catch (SQLException | RuntimeException e) {
+        tx.takeAfterCommit(); // nothing of the batch committed
+        RuntimeException failure = e instanceof RuntimeException r ? r
+            : new KvException("database error: " + e.getMessage(), e);
+        for (Pending<?> p : active) {
+          p.error = failure;
+          p.afterCommit = List.of();
+        }
+        break;
       }
     }
     for (Pending<?> p : batch) {
@@ -135,33 +148,36 @@ final class Writer implements AutoCloseable {
     }
   }
 
+  /** One task of a batch failed on its own; the transaction was rolled back. */
+  private static final class TaskFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient Pending<?> pending;
+    final RuntimeException cause;
+
+    TaskFailed(Pending<?> pending, RuntimeException cause) {
+      super(null, null, false, false);
+      this.pending = pending;
+      this.cause = cause;
+    }
+  }
+
   private void runOnce(List<Pending<?>> batch) throws SQLException {
-    // A lone task needs no savepoint: if it fails, the whole transaction rolls back.
-    boolean savepoints = batch.size() > 1;
+    tx.takeAfterCommit(); // drop what an attempt that failed half-way registered
     tx.execute("begin immediate");
     try {
       for (Pending<?> p : batch) {
         p.error = null;
-        if (savepoints) {
-          tx.execute("savepoint task");
-        }
         try {
           p.run(tx);
-          if (savepoints) {
-            tx.execute("release task");
-          }
-          p.afterCommit = tx.takeAfterCommit();
         } catch (SQLException e) {
-          if (Busy.isBusy(e) || !savepoints) {
-            throw e; // the whole batch retries (busy) or fails (lone task)
+          if (Busy.isBusy(e)) {
+            throw e; // the whole batch retries
           }
-          rollbackTask(p, new KvException("database error: " + e.getMessage(), e));
+          throw new TaskFailed(p, new KvException("database error: " + e.getMessage(), e));
         } catch (RuntimeException e) {
-          if (!savepoints) {
-            throw e;
-          }
-          rollbackTask(p, e);
+          throw new TaskFailed(p, e);
         }
+        p.afterCommit = tx.takeAfterCommit();
       }
       tx.execute("commit");
     } catch (SQLException | RuntimeException e) {
@@ -172,14 +188,6 @@ final class Writer implements AutoCloseable {
       }
       throw e;
     }
-  }
-
-  private void rollbackTask(Pending<?> p, RuntimeException error) throws SQLException {
-    tx.execute("rollback to task");
-    tx.execute("release task");
-    tx.takeAfterCommit();
-    p.error = error;
-    p.afterCommit = List.of();
   }
 
   /** Finishes the tasks already queued, then stops the thread and closes the connection. */
