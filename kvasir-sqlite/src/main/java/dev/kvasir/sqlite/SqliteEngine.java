@@ -189,6 +189,11 @@ public final class SqliteEngine implements KvEngine {
     if (closed) {
       return;
     }
+    synchronized (this) {
+      // This sweep is the one that was due; commits from now on schedule their own.
+      nextSweepAt = Long.MAX_VALUE;
+      nextSweep = null;
+    }
     try {
       long next = writer.execute(tx -> {
         long now = System.currentTimeMillis();
@@ -208,9 +213,6 @@ public final class SqliteEngine implements KvEngine {
           return r.next() ? r.getLong(1) : Long.MAX_VALUE;
         }
       });
-      synchronized (this) {
-        nextSweepAt = Long.MAX_VALUE;
-      }
       // Another process may write expiring rows we never hear of: look again within a minute.
       scheduleSweep(Math.min(next, System.currentTimeMillis() + EXPIRY_FALLBACK_MS));
     } catch (KvClosedException e) {
