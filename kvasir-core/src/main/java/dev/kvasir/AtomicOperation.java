@@ -78,11 +78,7 @@ public final class AtomicOperation {
 
   /** As {@link #setVersionstamped(KvKey, Object)}, expiring after {@code expireIn}. */
   public AtomicOperation setVersionstamped(KvKey prefix, Object value, Duration expireIn) {
-    if (prefix.encodedLength() + Limits.VERSIONSTAMP_SUFFIX_BYTES > Limits.MAX_WRITE_KEY_BYTES) {
-      throw new KvLimitException("key too large for write: "
-          + (prefix.encodedLength() + Limits.VERSIONSTAMP_SUFFIX_BYTES) + " bytes with the"
-          + " versionstamp (max " + Limits.MAX_WRITE_KEY_BYTES + ")");
-    }
+    Limits.checkVersionstampedPrefix(prefix);
     EncodedValue encoded = encode(value);
     mutations.add(
         new Mutation.SetVersionstampedKey(RawKey.of(prefix), encoded, expireAt(expireIn)));

@@ -184,9 +184,7 @@ public final class Kv implements AutoCloseable {
    */
   public WatchStream watch(List<KvKey> keys) {
     ensureOpen();
-    List<KvKey> copy = List.copyOf(keys);
-    Limits.checkWatchedKeys(copy.size());
-    copy.forEach(Limits::checkReadKey);
+    List<KvKey> copy = watchedKeys(keys);
     WatchStream stream =
         new WatchStream(this, copy, engine.watch(copy.stream().map(RawKey::of).toList()));
     watches.add(stream);
@@ -202,10 +200,14 @@ public final class Kv implements AutoCloseable {
    */
   public Flow.Publisher<List<KvEntry>> watchPublisher(List<KvKey> keys) {
     ensureOpen();
+    return new WatchPublisher(this, watchedKeys(keys));
+  }
+
+  private static List<KvKey> watchedKeys(List<KvKey> keys) {
     List<KvKey> copy = List.copyOf(keys);
     Limits.checkWatchedKeys(copy.size());
     copy.forEach(Limits::checkReadKey);
-    return new WatchPublisher(this, copy);
+    return copy;
   }
 
   /**

@@ -38,16 +38,16 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
   KvListIterator(Kv kv, ListSelector selector, ListOptions options) {
     this.kv = kv;
     KeyRange range = selector.keyRange();
-    Limits.checkReadBound(range.start().length);
-    Limits.checkReadBound(range.end().length);
+    this.start = RawKey.of(range.start());
+    this.end = RawKey.of(range.end());
+    Limits.checkReadBound(start.length());
+    Limits.checkReadBound(end.length());
     this.cursorPrefix = selector.cursorPrefix();
     this.limit = options.limit() > 0 ? options.limit() : Integer.MAX_VALUE;
     this.batchSize = options.batchSize();
     Limits.checkReadEntries(batchSize);
     this.reverse = options.reverse();
     this.consistency = options.consistency();
-    this.start = RawKey.of(range.start());
-    this.end = RawKey.of(range.end());
     if (!options.cursor().isEmpty()) {
       resumeAt(RawKey.of(concat(cursorPrefix, Cursors.decode(options.cursor()))));
     }

@@ -46,13 +46,22 @@ public final class Limits {
   public static final Duration MAX_BACKOFF_INTERVAL = Duration.ofHours(1);
 
   /** Bytes a versionstamp suffix adds to a key: {@code 02}, 20 hex digits, {@code 00}. */
-  static final int VERSIONSTAMP_SUFFIX_BYTES = 22;
+  private static final int VERSIONSTAMP_SUFFIX_BYTES = 22;
 
   private Limits() {}
 
   /** A key used by a set, delete, sum/min/max or check: non-empty, at most 2048 bytes. */
   public static void checkWriteKey(KvKey key) {
     checkWriteKeyLength(key.encodedLength());
+  }
+
+  /** The prefix of a versionstamped key: with the 22-byte suffix, at most 2048 bytes. */
+  public static void checkVersionstampedPrefix(KvKey prefix) {
+    int length = prefix.encodedLength() + VERSIONSTAMP_SUFFIX_BYTES;
+    if (length > MAX_WRITE_KEY_BYTES) {
+      throw new KvLimitException("key too large for write: " + length
+          + " bytes with the versionstamp (max " + MAX_WRITE_KEY_BYTES + ")");
+    }
   }
 
   /** A key read by get, getMany or watch: its range end {@code key‖00} fits 2049 bytes. */

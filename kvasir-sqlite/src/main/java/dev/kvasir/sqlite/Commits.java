@@ -47,15 +47,13 @@ final class Commits {
     long earliestExpiry = Long.MAX_VALUE;
     for (Mutation m : write.mutations()) {
       if (m instanceof Mutation.Set s) {
-        long expiry = expiry(s.expireAt());
-        set(tx, s.key(), s.value(), version, expiry);
-        earliestExpiry = Math.min(earliestExpiry, expiry < 0 ? Long.MAX_VALUE : expiry);
+        long expiry = put(tx, s.key(), s.value(), s.expireAt(), version);
+        earliestExpiry = Math.min(earliestExpiry, expiry);
         keys.add(s.key());
       } else if (m instanceof Mutation.SetVersionstampedKey s) {
-        long expiry = expiry(s.expireAt());
         RawKey key = s.keyFor(stamp);
-        set(tx, key, s.value(), version, expiry);
-        earliestExpiry = Math.min(earliestExpiry, expiry < 0 ? Long.MAX_VALUE : expiry);
+        long expiry = put(tx, key, s.value(), s.expireAt(), version);
+        earliestExpiry = Math.min(earliestExpiry, expiry);
         keys.add(key);
       } else if (m instanceof Mutation.Delete d) {
         PreparedStatement p = tx.prepare(Sql.DELETE);
@@ -72,6 +70,13 @@ final class Commits {
       enqueue(tx, e);
     }
     return Optional.of(new Applied(stamp, keys, earliestExpiry, !write.enqueues().isEmpty()));
+  }
+
+  /** Sets a row with an optional expiry; returns the expiry, or {@code Long.MAX_VALUE}. */
+  private static long put(Tx tx, RawKey key, EncodedValue value, Instant expireAt, long version)
+      throws SQLException {
+    set(tx, key, value, version, expireAt == null ? -1 : expireAt.toEpochMilli());
+    return expireAt == null ? Long.MAX_VALUE : expireAt.toEpochMilli();
   }
 
   static long bumpVersion(Tx tx, int by) throws SQLException {
@@ -103,10 +108,6 @@ final class Commits {
     p.setString(4, QueueJson.backoff(e.effectiveBackoff()));
     p.setString(5, QueueJson.keys(e.keysIfUndelivered()));
     p.executeUpdate();
-  }
-
-  private static long expiry(Instant expireAt) {
-    return expireAt == null ? -1 : expireAt.toEpochMilli();
   }
 
   /** A row that exists and has not expired. */
