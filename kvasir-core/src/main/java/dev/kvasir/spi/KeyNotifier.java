@@ -42,6 +42,11 @@ public final class KeyNotifier {
     }
   }
 
+  /** Whether anyone is subscribed. */
+  public boolean hasSubscriptions() {
+    return !all.isEmpty();
+  }
+
   /** Wakes every subscription, e.g. when another process changed unknown keys. */
   public void changedAll() {
     all.forEach(Subscription::signal);

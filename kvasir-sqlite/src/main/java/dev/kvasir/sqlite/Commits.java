@@ -84,7 +84,9 @@ final class Commits {
     p.setInt(1, by);
     try (ResultSet r = p.executeQuery()) {
       r.next();
-      return r.getLong(1);
+      long version = r.getLong(1);
+      tx.versionBumped(version - by, version);
+      return version;
     }
   }
 

@@ -3,22 +3,30 @@ package dev.kvasir.sqlite;
 import dev.kvasir.spi.KeyNotifier;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 
 /**
  * What every engine open on one file in this JVM shares, so that a write through one {@code Kv}
  * wakes watchers and queue listeners of another (Deno shares them per canonical path too,
- * reference §3.2). Counted references; in-memory databases get a private instance.
+ * reference §3.2), and commits of other processes wake them all ({@link ForeignCommits}).
+ * Counted references; in-memory databases get a private instance.
  */
 final class Shared {
   private static final Map<String, Shared> BY_PATH = new HashMap<>();
 
   final KeyNotifier notifier = new KeyNotifier();
   private final String path;
+  private final ForeignCommits foreign;
+  private final Set<Runnable> foreignListeners = new CopyOnWriteArraySet<>();
   private int references;
-  private long queueSignals;
+  private long queueSignals; // guarded by this
+  private int queueWaiters; // guarded by this
 
   private Shared(String path) {
     this.path = path;
+    this.foreign = path == null ? null
+        : new ForeignCommits(path, this::foreignCommit, this::interested);
   }
 
   static Shared forPath(String canonicalPath) {
@@ -34,6 +42,39 @@ final class Shared {
     }
   }
 
+  /** A commit of this JVM moved the file's version from {@code before} to {@code after}. */
+  void committed(long before, long after) {
+    if (foreign != null) {
+      foreign.committed(before, after);
+    }
+  }
+
+  /** Runs {@code listener} after each commit of another process (on a shared thread). */
+  void onForeignCommit(Runnable listener) {
+    foreignListeners.add(listener);
+  }
+
+  void removeForeignListener(Runnable listener) {
+    foreignListeners.remove(listener);
+  }
+
+  /** Someone in this JVM starts watching: look for other processes' commits from now on. */
+  void watching() {
+    if (foreign != null) {
+      foreign.wake();
+    }
+  }
+
+  private synchronized boolean interested() {
+    return queueWaiters > 0 || notifier.hasSubscriptions();
+  }
+
+  private void foreignCommit() {
+    notifier.changedAll();
+    signalQueue();
+    foreignListeners.forEach(Runnable::run);
+  }
+
   /** Wakes queue listeners: a message may have become available. */
   synchronized void signalQueue() {
     queueSignals++;
@@ -41,14 +82,24 @@ final class Shared {
   }
 
   /** Waits for {@link #signalQueue()} or the timeout; returns early if signalled since {@code seen}. */
-  synchronized void awaitQueue(long seen, long timeoutMs) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + timeoutMs;
-    while (queueSignals == seen) {
-      long left = deadline - System.currentTimeMillis();
-      if (left <= 0) {
-        return;
+  void awaitQueue(long seen, long timeoutMs) throws InterruptedException {
+    synchronized (this) {
+      queueWaiters++;
+    }
+    watching();
+    synchronized (this) {
+      try {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (queueSignals == seen) {
+          long left = deadline - System.currentTimeMillis();
+          if (left <= 0) {
+            return;
+          }
+          wait(left);
+        }
+      } finally {
+        queueWaiters--;
       }
-      wait(left);
     }
   }
 
@@ -65,6 +116,7 @@ final class Shared {
       if (--references == 0) {
         BY_PATH.remove(path);
         notifier.close();
+        foreign.close();
       }
     }
   }

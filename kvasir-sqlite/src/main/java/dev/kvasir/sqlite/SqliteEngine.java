@@ -23,6 +23,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,8 @@ import org.sqlite.SQLiteOpenMode;
  *   <li>Reads: a pool of read-only WAL connections in parallel ({@link Readers}); expired rows
  *       are never returned, and a timer deletes them as they expire.
  *   <li>Queues: denokv's {@code queue}/{@code queue_running} tables ({@link SqliteQueue}).
- *   <li>Watch: in-process notifications shared by every engine on the same file.
+ *   <li>Watch: in-process notifications shared by every engine on the same file, and a cheap
+ *       poll for commits of other processes ({@link ForeignCommits}).
  * </ul>
  *
  * Thread-safe. Entry point: {@link #open(SqliteConfig)}.
@@ -59,6 +61,7 @@ public final class SqliteEngine implements KvEngine {
   private ScheduledFuture<?> nextSweep;
   private long nextSweepAt = Long.MAX_VALUE;
   private volatile boolean closed;
+  private final Runnable rescanExpiry = this::rescanExpiry;
 
   private SqliteEngine(SqliteConfig config, Writer writer, Readers readers, Shared shared) {
     this.config = config;
@@ -95,13 +98,13 @@ public final class SqliteEngine implements KvEngine {
       List<Tx> pool = new ArrayList<>();
       if (!config.inMemory()) {
         for (int i = 0; i < config.readers(); i++) {
-          pool.add(new Tx(connection(config, url, true)));
+          pool.add(new Tx(connection(config, url, true), null));
         }
       }
-      Writer writer = new Writer(new Tx(first), config.busyTimeout(), config.path());
+      Shared shared = Shared.forPath(canonical(config));
+      Writer writer = new Writer(new Tx(first, shared), config.busyTimeout(), config.path());
       Readers readers = pool.isEmpty() ? null : new Readers(pool, config.busyTimeout());
-      SqliteEngine engine =
-          new SqliteEngine(config, writer, readers, Shared.forPath(canonical(config)));
+      SqliteEngine engine = new SqliteEngine(config, writer, readers, shared);
       engine.start();
       return engine;
     } catch (SQLException e) {
@@ -149,7 +152,31 @@ public final class SqliteEngine implements KvEngine {
   private void start() {
     // Like Deno, sweep at open: rows that expired while the file was closed go at once.
     timer.execute(this::sweep);
+    shared.onForeignCommit(rescanExpiry);
     queue.start();
+  }
+
+  /** Another process may have written rows that expire before our next sweep. */
+  private void rescanExpiry() {
+    try {
+      timer.execute(this::scheduleSweepForEarliestExpiry);
+    } catch (RejectedExecutionException e) {
+      // closed
+    }
+  }
+
+  private void scheduleSweepForEarliestExpiry() {
+    try {
+      scheduleSweep(read(SqliteEngine::earliestExpiry));
+    } catch (KvException e) {
+      // closing, or the file is busy: the fallback sweep looks again
+    }
+  }
+
+  private static long earliestExpiry(Tx tx) throws SQLException {
+    try (var r = tx.prepare(Sql.EARLIEST_EXPIRATION).executeQuery()) {
+      return r.next() ? r.getLong(1) : Long.MAX_VALUE;
+    }
   }
 
   @Override
@@ -209,9 +236,7 @@ public final class SqliteEngine implements KvEngine {
           Commits.bumpVersion(tx, 1);
           tx.afterCommit(() -> shared.notifier.changed(removed));
         }
-        try (var r = tx.prepare(Sql.EARLIEST_EXPIRATION).executeQuery()) {
-          return r.next() ? r.getLong(1) : Long.MAX_VALUE;
-        }
+        return earliestExpiry(tx);
       });
       // Another process may write expiring rows we never hear of: look again within a minute.
       scheduleSweep(Math.min(next, System.currentTimeMillis() + EXPIRY_FALLBACK_MS));
@@ -243,6 +268,7 @@ public final class SqliteEngine implements KvEngine {
     ensureOpen();
     NotifiedWatch watch = new NotifiedWatch(this, shared.notifier, keys);
     watches.add(watch);
+    shared.watching();
     return new EngineWatch() {
       @Override
       public List<Optional<RawEntry>> next() throws InterruptedException {
@@ -280,6 +306,7 @@ public final class SqliteEngine implements KvEngine {
       }
       closed = true;
     }
+    shared.removeForeignListener(rescanExpiry);
     watches.forEach(NotifiedWatch::close);
     queue.close();
     timer.shutdownNow();

@@ -29,7 +29,10 @@ final class SqliteQueue {
   static final long LEASE_MS = 10_000;
   private static final long RENEW_EVERY_MS = 3_000;
   private static final long CLEANUP_EVERY_MS = 5_000;
-  /** Other processes' enqueues are not announced here; look at least this often. */
+  /**
+   * Other processes' enqueues wake listeners through {@link ForeignCommits}, but their requeues
+   * after a failure bump no version: look at least this often.
+   */
   private static final long POLL_MS = 1_000;
 
   private final SqliteEngine engine;

@@ -15,11 +15,14 @@ import java.util.Map;
  */
 final class Tx {
   private final Connection connection;
+  private final Shared shared;
   private final Map<String, PreparedStatement> statements = new HashMap<>();
   private List<Runnable> afterCommit = new ArrayList<>();
 
-  Tx(Connection connection) {
+  /** A transaction on {@code connection}; {@code shared} hears of the versions it commits. */
+  Tx(Connection connection, Shared shared) {
     this.connection = connection;
+    this.shared = shared;
   }
 
   PreparedStatement prepare(String sql) throws SQLException {
@@ -35,6 +38,13 @@ final class Tx {
   /** Runs a statement without parameters, e.g. {@code commit}; prepared once, reused. */
   void execute(String sql) throws SQLException {
     prepare(sql).execute();
+  }
+
+  /** The transaction moved the commit version from {@code before} to {@code after}. */
+  void versionBumped(long before, long after) {
+    if (shared != null) {
+      afterCommit(() -> shared.committed(before, after));
+    }
   }
 
   void afterCommit(Runnable action) {

@@ -26,7 +26,8 @@ public final class DenoPeer {
   public static final String VERSION = "2.9.6";
 
   private static final List<String> SCRIPTS =
-      List.of("vectors.ts", "write_all.ts", "verify_all.ts", "cas.ts", "sequence.ts");
+      List.of("vectors.ts", "write_all.ts", "verify_all.ts", "cas.ts", "sequence.ts",
+          "queue.ts", "watched_writes.ts");
 
   private final Path binary;
   private final Path work;
