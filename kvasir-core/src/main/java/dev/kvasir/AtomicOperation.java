@@ -171,7 +171,7 @@ public final class AtomicOperation {
     }
     committed = true;
     AtomicWrite write = new AtomicWrite(checks, mutations, enqueues);
-    Limits.checkAtomicWrite(write, Limits.MAX_CHECKS);
+    Limits.checkAtomicWrite(write);
     return kv.write(write);
   }
 

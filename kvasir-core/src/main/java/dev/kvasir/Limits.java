@@ -10,8 +10,9 @@ import java.util.List;
 
 /**
  * Deno KV's limits (reference/denokv.md §7), checked once, before any engine is called. Each
- * failure is a {@link KvLimitException} that names the value and the limit. The KV Connect
- * server applies the same checks with denokv's smaller check count ({@link #MAX_SERVER_CHECKS}).
+ * failure is a {@link KvLimitException} that names the value and the limit. Kvasir's KV Connect
+ * server applies the same checks, so a remote database behaves as an embedded one (denokv's
+ * server allows only 10 checks per atomic write).
  */
 public final class Limits {
   /** Largest encoded key a write may use. */
@@ -30,8 +31,6 @@ public final class Limits {
   public static final int MAX_WATCHED_KEYS = 10;
   /** Most checks in one atomic operation (Deno's local limit). */
   public static final int MAX_CHECKS = 100;
-  /** Most checks in one atomic operation a KV Connect server accepts (denokv). */
-  public static final int MAX_SERVER_CHECKS = 10;
   /** Most mutations plus enqueues in one atomic operation. */
   public static final int MAX_MUTATIONS = 1000;
   /** Largest total size of one atomic operation, counted as Deno counts it. */
@@ -155,13 +154,11 @@ public final class Limits {
    * Everything about one atomic write: counts, key and value sizes, and the totals as Deno
    * computes them (§7: check keys, mutation keys, and key plus value of each mutation that
    * carries one, plus each payload and 4 bytes per backoff interval).
-   *
-   * @param maxChecks {@link #MAX_CHECKS}, or {@link #MAX_SERVER_CHECKS} on a server
    */
-  public static void checkAtomicWrite(AtomicWrite write, int maxChecks) {
-    if (write.checks().size() > maxChecks) {
+  public static void checkAtomicWrite(AtomicWrite write) {
+    if (write.checks().size() > MAX_CHECKS) {
       throw new KvLimitException("too many checks in one atomic operation: "
-          + write.checks().size() + " (max " + maxChecks + ")");
+          + write.checks().size() + " (max " + MAX_CHECKS + ")");
     }
     int operations = write.mutations().size() + write.enqueues().size();
     if (operations > MAX_MUTATIONS) {

@@ -1,0 +1,258 @@
+package dev.kvasir.connect;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
+import dev.kvasir.Consistency;
+import dev.kvasir.KvClosedException;
+import dev.kvasir.KvException;
+import dev.kvasir.KvLimitException;
+import dev.kvasir.KvTypeException;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.connect.proto.AtomicWriteOutput;
+import dev.kvasir.connect.proto.SnapshotReadOutput;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.EngineWatch;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A client for any KV Connect server (denokv, Deno Deploy, Kvasir's {@code KvServer}),
+ * reference/denokv.md §9: the metadata exchange when opened and again before it expires, then
+ * protobuf requests over HTTP/2 (JDK {@link HttpClient}). A 5xx answer or a network error is
+ * retried with exponential backoff up to {@link RemoteConfig#maxRetries()} times; a 4xx is not.
+ * KV Connect has no queue delivery, so enqueues and {@code listenQueue} fail clearly.
+ */
+public final class RemoteEngine implements KvEngine {
+  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
+  private static final Duration REFRESH_EARLY = Duration.ofSeconds(10);
+  private static final Duration REFRESH_AT_LEAST_EVERY = Duration.ofMinutes(1);
+
+  private final RemoteConfig config;
+  private final HttpClient http;
+  private final Set<RemoteWatch> watches = ConcurrentHashMap.newKeySet();
+  private volatile Metadata metadata;
+  private volatile Instant refreshAt;
+  private volatile boolean closed;
+
+  private RemoteEngine(RemoteConfig config) {
+    this.config = config;
+    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
+        .connectTimeout(config.timeout()).followRedirects(HttpClient.Redirect.NORMAL).build();
+  }
+
+  /**
+   * Connects: the metadata exchange happens now, so a wrong URL or token fails here.
+   *
+   * @throws RemoteException if the server refuses or is not a KV Connect server
+   */
+  public static RemoteEngine open(RemoteConfig config) {
+    RemoteEngine engine = new RemoteEngine(config);
+    engine.refreshMetadata();
+    return engine;
+  }
+
+  /** The metadata in use. */
+  public Metadata metadata() {
+    return metadata;
+  }
+
+  private synchronized Metadata currentMetadata() {
+    if (Instant.now().isAfter(refreshAt)) {
+      refreshMetadata();
+    }
+    return metadata;
+  }
+
+  private synchronized void refreshMetadata() {
+    HttpRequest request = HttpRequest.newBuilder(config.url()).timeout(config.timeout())
+        .header("authorization", "Bearer " + config.accessToken())
+        .header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(Metadata.request())).build();
+    HttpResponse<byte[]> response = send(request, "the metadata endpoint at '" + config.url()
+        + "'");
+    Metadata m = Metadata.parse(new String(response.body(), StandardCharsets.UTF_8),
+        response.uri());
+    Instant now = Instant.now();
+    Instant early = m.expiresAt().minus(REFRESH_EARLY);
+    Instant latest = now.plus(REFRESH_AT_LEAST_EVERY);
+    metadata = m;
+    refreshAt = early.isBefore(latest) ? early : latest;
+  }
+
+  /** Sends with retries for 5xx and network errors; returns a 2xx response. */
+  private HttpResponse<byte[]> send(HttpRequest request, String what) {
+    Duration delay = config.retryDelay();
+    for (int attempt = 0; ; attempt++) {
+      ensureOpen();
+      String failure;
+      Throwable cause = null;
+      try {
+        HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        if (r.statusCode() / 100 == 2) {
+          return r;
+        }
+        String body = new String(r.body(), StandardCharsets.UTF_8);
+        // A Kvasir server tells which of the embedded engines' exceptions this is.
+        String kind = r.headers().firstValue("x-kvasir-error").orElse("");
+        if (r.statusCode() == 400 && kind.equals("type")) {
+          throw new KvTypeException(body);
+        }
+        if (r.statusCode() == 400 && kind.equals("limit")) {
+          throw new KvLimitException(body);
+        }
+        if (r.statusCode() < 500) {
+          throw new RemoteException("KV Connect failed to call " + what + " (status="
+              + r.statusCode() + "): " + body);
+        }
+        failure = "status " + r.statusCode() + ": " + body;
+      } catch (IOException e) {
+        failure = e.toString();
+        cause = e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new KvException("interrupted while calling " + what, e);
+      }
+      if (attempt >= config.maxRetries()) {
+        throw new RemoteException("KV Connect failed to call " + what + " after "
+            + (attempt + 1) + " attempts; last: " + failure, cause);
+      }
+      sleep(delay);
+      delay = delay.multipliedBy(2).compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY
+          : delay.multipliedBy(2);
+    }
+  }
+
+  private static void sleep(Duration base) {
+    try {
+      // Jitter so that many clients do not retry in step.
+      Thread.sleep(base.toMillis() + ThreadLocalRandom.current().nextLong(base.toMillis() / 2 + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KvException("interrupted while waiting to retry", e);
+    }
+  }
+
+  /** A data-path request to the endpoint for this consistency. */
+  HttpRequest.Builder dataRequest(String method, MessageLite body, boolean strong) {
+    Metadata m = currentMetadata();
+    Metadata.Endpoint endpoint = strong ? m.strongEndpoint() : m.eventualEndpoint();
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint.url() + "/" + method))
+        .header("authorization", "Bearer " + m.token())
+        .header("content-type", "application/x-protobuf")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
+    if (m.version() == 1) {
+      b.header("x-transaction-domain-id", m.databaseId().toString());
+    } else {
+      b.header("x-denokv-database-id", m.databaseId().toString())
+          .header("x-denokv-version", String.valueOf(m.version()));
+    }
+    return b;
+  }
+
+  private byte[] call(String method, MessageLite body, boolean strong) {
+    HttpRequest request = dataRequest(method, body, strong).timeout(config.timeout()).build();
+    return send(request, "'" + request.uri() + "'").body();
+  }
+
+  @Override
+  public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency) {
+    boolean strong = consistency == Consistency.STRONG;
+    byte[] answer = call("snapshot_read", Wire.snapshotRead(ranges), strong);
+    try {
+      return Wire.entries(SnapshotReadOutput.parseFrom(answer), strong);
+    } catch (InvalidProtocolBufferException e) {
+      throw new RemoteException("KV Connect failed to decode response: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
+    if (!write.enqueues().isEmpty()) {
+      throw new KvException("Enqueue operations are not supported in KV Connect");
+    }
+    byte[] answer = call("atomic_write", Wire.atomicWrite(write), true);
+    try {
+      return Wire.committed(AtomicWriteOutput.parseFrom(answer));
+    } catch (InvalidProtocolBufferException e) {
+      throw new RemoteException("KV Connect failed to decode response: " + e.getMessage(), e);
+    }
+  }
+
+  /** KV Connect delivers no queue messages. */
+  @Override
+  public DequeuedMessage dequeueNext() {
+    throw new KvException("KV Connect does not support queues: listenQueue needs an embedded"
+        + " engine (SQLite, memory) or PostgreSQL");
+  }
+
+  @Override
+  public EngineWatch watch(List<RawKey> keys) {
+    ensureOpen();
+    if (currentMetadata().version() < 3) {
+      throw new KvException("watch needs KV Connect protocol version 3; the server speaks "
+          + metadata.version());
+    }
+    RemoteWatch watch = new RemoteWatch(this, keys);
+    watches.add(watch);
+    return watch;
+  }
+
+  /** Opens one watch stream; the caller reads frames from the body. */
+  InputStream openWatchStream(List<RawKey> keys) throws IOException, InterruptedException {
+    HttpRequest request = dataRequest("watch", Wire.watch(keys), true).build();
+    HttpResponse<InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    if (r.statusCode() != 200) {
+      String body;
+      try (InputStream in = r.body()) {
+        body = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
+      }
+      if (r.statusCode() < 500) {
+        throw new RemoteException("KV Connect failed to call '" + request.uri() + "' (status="
+            + r.statusCode() + "): " + body);
+      }
+      throw new IOException("status " + r.statusCode() + ": " + body);
+    }
+    return r.body();
+  }
+
+  void watchClosed(RemoteWatch watch) {
+    watches.remove(watch);
+  }
+
+  RemoteConfig config() {
+    return config;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new KvClosedException();
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    watches.forEach(RemoteWatch::close);
+  }
+}

@@ -1,0 +1,106 @@
+package dev.kvasir.connect;
+
+import dev.kvasir.connect.proto.WatchOutput;
+import dev.kvasir.spi.EngineWatch;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One watch over a KV Connect v3 stream (reference/denokv.md §9.7): frames of {@code u32 LE
+ * length ‖ WatchOutput}, empty frames being pings. A stream that ends or breaks is reopened
+ * after a backoff, as Deno does; its first frame is a full snapshot again, so no final state is
+ * missed.
+ */
+final class RemoteWatch implements EngineWatch {
+  /** Deno's client refuses longer frames too. */
+  private static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
+  private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(5);
+
+  private final RemoteEngine engine;
+  private final List<RawKey> keys;
+  private InputStream stream; // guarded by this
+  private List<Optional<RawEntry>> last;
+  private volatile boolean closed;
+
+  RemoteWatch(RemoteEngine engine, List<RawKey> keys) {
+    this.engine = engine;
+    this.keys = List.copyOf(keys);
+  }
+
+  @Override
+  public List<Optional<RawEntry>> next() throws InterruptedException {
+    Duration delay = engine.config().retryDelay();
+    while (!closed && !engine.isClosed()) {
+      try {
+        InputStream in = stream();
+        while (true) {
+          byte[] frame = readFrame(in);
+          if (closed) {
+            return null;
+          }
+          if (frame.length > 0) {
+            last = Wire.watchEntries(WatchOutput.parseFrom(frame), last);
+            return last;
+          }
+        }
+      } catch (IOException e) {
+        dropStream();
+        if (closed) {
+          break;
+        }
+        Thread.sleep(delay.toMillis());
+        delay = delay.multipliedBy(2).compareTo(MAX_RECONNECT_DELAY) > 0 ? MAX_RECONNECT_DELAY
+            : delay.multipliedBy(2);
+      }
+    }
+    return null;
+  }
+
+  private synchronized InputStream stream() throws IOException, InterruptedException {
+    if (stream == null) {
+      stream = engine.openWatchStream(keys);
+    }
+    return stream;
+  }
+
+  private static byte[] readFrame(InputStream in) throws IOException {
+    byte[] header = in.readNBytes(4);
+    if (header.length < 4) {
+      throw new EOFException("watch stream ended");
+    }
+    int length = (header[0] & 0xff) | (header[1] & 0xff) << 8 | (header[2] & 0xff) << 16
+        | (header[3] & 0xff) << 24;
+    if (length < 0 || length > MAX_FRAME_BYTES) {
+      throw new IOException("watch frame of " + Integer.toUnsignedString(length) + " bytes");
+    }
+    byte[] frame = in.readNBytes(length);
+    if (frame.length < length) {
+      throw new EOFException("watch stream ended inside a frame");
+    }
+    return frame;
+  }
+
+  private synchronized void dropStream() {
+    if (stream != null) {
+      try {
+        stream.close();
+      } catch (IOException ignored) {
+        // already broken
+      }
+      stream = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    dropStream();
+    engine.watchClosed(this);
+  }
+}

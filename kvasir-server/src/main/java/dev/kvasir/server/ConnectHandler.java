@@ -1,0 +1,265 @@
+package dev.kvasir.server;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.kvasir.Consistency;
+import dev.kvasir.KvClosedException;
+import dev.kvasir.KvException;
+import dev.kvasir.KvLimitException;
+import dev.kvasir.KvTypeException;
+import dev.kvasir.connect.BadRequestException;
+import dev.kvasir.connect.Metadata;
+import dev.kvasir.connect.Wire;
+import dev.kvasir.connect.proto.SnapshotRead;
+import dev.kvasir.connect.proto.Watch;
+import dev.kvasir.spi.EngineWatch;
+import dev.kvasir.spi.KvEngine;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.UUID;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The KV Connect endpoints of denokv's server (reference/denokv.md §9.8): metadata at {@code
+ * POST /}, data at {@code POST /v2/snapshot_read}, {@code /v2/atomic_write}, {@code /v2/watch}.
+ * Every request needs the bearer token; a refused request gets a 4xx with a plain-text reason
+ * and touches nothing; 5xx is only for faults of the server itself.
+ */
+final class ConnectHandler extends Handler.Abstract {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectHandler.class);
+  private static final int MAX_METADATA_BYTES = 64 * 1024;
+  /** The largest valid atomic write (§7) plus protobuf framing, with room to spare. */
+  private static final int MAX_DATA_BYTES = 4 * 1024 * 1024;
+  static final String PROTOBUF = "application/x-protobuf";
+  /**
+   * Kvasir's own header on a 400: {@code type} or {@code limit}, so that Kvasir's client throws
+   * the same exception an embedded engine would. Other clients read the plain-text body.
+   */
+  static final String ERROR_KIND = "x-kvasir-error";
+
+  private final KvEngine engine;
+  private final byte[] token;
+  private final String tokenText;
+  private final UUID databaseId;
+  private final Set<EngineWatch> watches = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean stopping;
+
+  ConnectHandler(KvEngine engine, String token, UUID databaseId) {
+    this.engine = engine;
+    this.tokenText = token;
+    this.token = token.getBytes(StandardCharsets.UTF_8);
+    this.databaseId = databaseId;
+  }
+
+  /** A request refused with a status and a message for the client. */
+  static final class Refused extends Exception {
+    private static final long serialVersionUID = 1L;
+    final int status;
+
+    Refused(int status, String message) {
+      super(message, null, false, false);
+      this.status = status;
+    }
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    String path = Request.getPathInContext(request);
+    inFlight.incrementAndGet();
+    try {
+      if (stopping) {
+        throw new KvClosedException();
+      }
+      if (!path.equals("/") && !path.startsWith("/v2/")) {
+        throw new Refused(404, "Resource not found.");
+      }
+      if (!HttpMethod.POST.is(request.getMethod())) {
+        response.getHeaders().put(HttpHeader.ALLOW, "POST");
+        throw new Refused(405, "KV Connect endpoints take POST requests only.");
+      }
+      authorize(request);
+      switch (path) {
+        case "/" -> metadata(request, response, callback);
+        case "/v2/snapshot_read" -> snapshotRead(request, response, callback);
+        case "/v2/atomic_write" -> atomicWrite(request, response, callback);
+        case "/v2/watch" -> watch(request, response, callback);
+        default -> throw new Refused(404, "Resource not found.");
+      }
+    } catch (Refused r) {
+      send(response, callback, r.status, r.getMessage());
+    } catch (KvTypeException e) {
+      response.getHeaders().put(ERROR_KIND, "type");
+      send(response, callback, 400, e.getMessage());
+    } catch (KvLimitException e) {
+      response.getHeaders().put(ERROR_KIND, "limit");
+      send(response, callback, 400, e.getMessage());
+    } catch (BadRequestException e) {
+      send(response, callback, 400, e.getMessage());
+    } catch (KvClosedException e) {
+      send(response, callback, 503, "The server is temporarily unavailable, try again later.");
+    } catch (RuntimeException e) {
+      LOG.error("{} failed", path, e);
+      send(response, callback, 500, "An internal server error occurred.");
+    } finally {
+      inFlight.decrementAndGet();
+    }
+    return true;
+  }
+
+  private void authorize(Request request) throws Refused {
+    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+    if (header == null || header.length() < 7
+        || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      throw new Refused(401, "Malformed authorization header. Send 'Authorization: Bearer"
+          + " <access token>'.");
+    }
+    byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+    if (!MessageDigest.isEqual(given, token)) { // constant time
+      throw new Refused(401, "Invalid access token.");
+    }
+  }
+
+  private void checkDatabaseId(Request request) throws Refused {
+    String id = request.getHeaders().get("x-denokv-database-id");
+    if (id == null) {
+      id = request.getHeaders().get("x-transaction-domain-id"); // protocol version 1
+    }
+    if (id != null && !id.equalsIgnoreCase(databaseId.toString())) {
+      throw new Refused(400, "Invalid database id.");
+    }
+  }
+
+  private void metadata(Request request, Response response, Callback callback)
+      throws Refused {
+    String body = new String(body(request, MAX_METADATA_BYTES), StandardCharsets.UTF_8);
+    if (body.isBlank()) {
+      throw new Refused(400, "The metadata request needs a body such as"
+          + " {\"supportedVersions\":[1,2,3]}.");
+    }
+    List<Integer> offered = Metadata.offeredVersions(body);
+    int version = offered.contains(3) ? 3 : offered.contains(2) ? 2 : offered.contains(1) ? 1
+        : -1;
+    if (version < 0) {
+      throw new Refused(400, "The server could not negotiate a protocol version. The server"
+          + " supports protocol versions 1, 2 and 3.");
+    }
+    // Version 1 needs an absolute endpoint URL (§9.2).
+    String endpoint = version == 1
+        ? request.getHttpURI().getScheme() + "://" + request.getHttpURI().getAuthority() + "/v2"
+        : "/v2";
+    Metadata m = new Metadata(version, databaseId, List.of(new Metadata.Endpoint(endpoint, true)),
+        tokenText, Instant.now().plus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS));
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(m.toJson().getBytes(StandardCharsets.UTF_8)), callback);
+  }
+
+  private void snapshotRead(Request request, Response response, Callback callback)
+      throws Refused {
+    checkDatabaseId(request);
+    SnapshotRead read;
+    try {
+      read = SnapshotRead.parseFrom(body(request, MAX_DATA_BYTES));
+    } catch (InvalidProtocolBufferException e) {
+      throw new Refused(400, "Request protobuf is invalid: " + e.getMessage() + ".");
+    }
+    var ranges = Wire.readRanges(read);
+    var output = Wire.snapshotReadOutput(engine.snapshotRead(ranges, Consistency.STRONG));
+    sendProtobuf(response, callback, output.toByteArray());
+  }
+
+  private void atomicWrite(Request request, Response response, Callback callback)
+      throws Refused {
+    checkDatabaseId(request);
+    dev.kvasir.connect.proto.AtomicWrite write;
+    try {
+      write = dev.kvasir.connect.proto.AtomicWrite.parseFrom(body(request, MAX_DATA_BYTES));
+    } catch (InvalidProtocolBufferException e) {
+      throw new Refused(400, "Request protobuf is invalid: " + e.getMessage() + ".");
+    }
+    var output = Wire.atomicWriteOutput(engine.atomicWrite(Wire.atomicWrite(write)));
+    sendProtobuf(response, callback, output.toByteArray());
+  }
+
+  private void watch(Request request, Response response, Callback callback) throws Refused {
+    checkDatabaseId(request);
+    Watch watch;
+    try {
+      watch = Watch.parseFrom(body(request, MAX_DATA_BYTES));
+    } catch (InvalidProtocolBufferException e) {
+      throw new Refused(400, "Request protobuf is invalid: " + e.getMessage() + ".");
+    }
+    EngineWatch engineWatch = engine.watch(Wire.watchKeys(watch));
+    watches.add(engineWatch);
+    try {
+      WatchStreamer.stream(engineWatch, response, callback);
+    } finally {
+      watches.remove(engineWatch);
+    }
+  }
+
+  /**
+   * Refuses new requests with 503 (clients retry), ends every watch stream (clients reconnect),
+   * and waits up to {@code timeout} for the other requests in flight.
+   */
+  void drain(Duration timeout) throws InterruptedException {
+    stopping = true;
+    watches.forEach(EngineWatch::close);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+  }
+
+  /** The body, refused with 413 beyond {@code max} bytes before more is read. */
+  private static byte[] body(Request request, int max) throws Refused {
+    long declared = request.getLength();
+    if (declared > max) {
+      throw new Refused(413, "The request body is too large: " + declared + " bytes (max "
+          + max + ").");
+    }
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      byte[] body = in.readNBytes(max + 1);
+      if (body.length > max) {
+        throw new Refused(413, "The request body is too large (max " + max + " bytes).");
+      }
+      return body;
+    } catch (IOException e) {
+      throw new Refused(400, "The request body could not be read: " + e.getMessage());
+    }
+  }
+
+  private static void sendProtobuf(Response response, Callback callback, byte[] bytes) {
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROTOBUF);
+    response.write(true, ByteBuffer.wrap(bytes), callback);
+  }
+
+  private static void send(Response response, Callback callback, int status, String message) {
+    if (response.isCommitted()) {
+      callback.failed(new KvException(message));
+      return;
+    }
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+    response.write(true, ByteBuffer.wrap(message.getBytes(StandardCharsets.UTF_8)), callback);
+  }
+}

@@ -1,0 +1,204 @@
+package dev.kvasir.server;
+
+import dev.kvasir.spi.KvEngine;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * A KV Connect server (reference/denokv.md §9) for any {@link KvEngine}, so Deno ({@code
+ * Deno.openKv("http://…")}), the {@code @deno/kv} Node client and Kvasir's {@code RemoteEngine}
+ * share one database. One port speaks HTTP/1.1 and cleartext HTTP/2 (prior knowledge, as Deno
+ * sends, and upgrade); with a keystore it speaks TLS with HTTP/2 (ALPN h2) and HTTP/1.1.
+ *
+ * <pre>{@code
+ * try (KvServer server = KvServer.builder(engine).accessToken(token).port(4512).start()) {
+ *   server.awaitStop();
+ * }
+ * }</pre>
+ *
+ * The engine stays the caller's: {@link #close()} stops serving and leaves it open.
+ */
+public final class KvServer implements AutoCloseable {
+  private final Server jetty;
+  private final ServerConnector connector;
+  private final boolean tls;
+  private final ConnectHandler handler;
+  private final Duration drainTimeout;
+
+  private KvServer(Builder b) {
+    QueuedThreadPool threads = new QueuedThreadPool(b.maxThreads);
+    threads.setName("kvasir-server");
+    threads.setDaemon(true);
+    jetty = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    tls = b.keystore != null;
+    if (tls) {
+      http.addCustomizer(new SecureRequestCustomizer());
+      SslContextFactory.Server ssl = new SslContextFactory.Server();
+      ssl.setKeyStorePath(b.keystore.toString());
+      ssl.setKeyStorePassword(b.keystorePassword);
+      ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+      alpn.setDefaultProtocol("http/1.1");
+      connector = new ServerConnector(jetty, new SslConnectionFactory(ssl, alpn.getProtocol()),
+          alpn, new HTTP2ServerConnectionFactory(http), new HttpConnectionFactory(http));
+    } else {
+      connector = new ServerConnector(jetty, new HttpConnectionFactory(http),
+          new HTTP2CServerConnectionFactory(http));
+    }
+    connector.setHost(b.host);
+    connector.setPort(b.port);
+    connector.setIdleTimeout(b.idleTimeout.toMillis());
+    jetty.addConnector(connector);
+    handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId);
+    jetty.setHandler(handler);
+    drainTimeout = b.drainTimeout;
+    // close() drains requests itself; Jetty's own graceful stop waits on idle connections too.
+    jetty.setStopTimeout(0);
+    jetty.setStopAtShutdown(false);
+  }
+
+  public static Builder builder(KvEngine engine) {
+    return new Builder(engine);
+  }
+
+  /** The port it listens on (the real one when built with port 0). */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** The URL to give {@code Deno.openKv}. */
+  public String url() {
+    String host = connector.getHost();
+    if (host == null || host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1";
+    } else if (host.contains(":")) {
+      host = "[" + host + "]";
+    }
+    return (tls ? "https://" : "http://") + host + ":" + port();
+  }
+
+  public InetSocketAddress address() {
+    return new InetSocketAddress(connector.getHost(), port());
+  }
+
+  /** Blocks until the server stopped. */
+  public void awaitStop() throws InterruptedException {
+    jetty.join();
+  }
+
+  /**
+   * Stops accepting, ends watch streams, lets other requests in flight finish (up to the drain
+   * timeout), and stops.
+   */
+  @Override
+  public void close() {
+    try {
+      handler.drain(drainTimeout);
+      jetty.stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while stopping the server", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping the server failed: " + e, e);
+    }
+  }
+
+  /** How to build a {@link KvServer}. */
+  public static final class Builder {
+    private final KvEngine engine;
+    private String accessToken;
+    private String host = "127.0.0.1";
+    private int port = 4512;
+    private Path keystore;
+    private String keystorePassword;
+    private UUID databaseId = new UUID(0, 0);
+    private Duration idleTimeout = Duration.ofSeconds(30);
+    private Duration drainTimeout = Duration.ofSeconds(10);
+    private int maxThreads = 256;
+
+    private Builder(KvEngine engine) {
+      this.engine = Objects.requireNonNull(engine, "engine");
+    }
+
+    /** The bearer token every request must carry (required, at least 12 characters). */
+    public Builder accessToken(String token) {
+      this.accessToken = token;
+      return this;
+    }
+
+    /** The address to bind; default 127.0.0.1. */
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /** The port; default 4512, 0 for any free port. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** Serve HTTPS (h2 and HTTP/1.1) with this PKCS12 or JKS keystore. */
+    public Builder tls(Path keystore, String password) {
+      this.keystore = keystore;
+      this.keystorePassword = password;
+      return this;
+    }
+
+    /** The database id announced in the metadata; default the nil UUID, as denokv. */
+    public Builder databaseId(UUID id) {
+      this.databaseId = Objects.requireNonNull(id);
+      return this;
+    }
+
+    /** How long a connection may stay silent; default 30 s. Watch streams ping every 5 s. */
+    public Builder idleTimeout(Duration timeout) {
+      this.idleTimeout = timeout;
+      return this;
+    }
+
+    /** How long {@link #close()} waits for requests in flight; default 10 s. */
+    public Builder drainTimeout(Duration timeout) {
+      this.drainTimeout = timeout;
+      return this;
+    }
+
+    /** The most requests served at once (watch streams hold one each); default 256. */
+    public Builder maxThreads(int threads) {
+      this.maxThreads = threads;
+      return this;
+    }
+
+    /** Builds and starts the server. */
+    public KvServer start() {
+      if (accessToken == null || accessToken.length() < 12) {
+        throw new IllegalArgumentException(
+            "an access token of at least 12 characters is required");
+      }
+      KvServer server = new KvServer(this);
+      try {
+        server.jetty.start();
+      } catch (Exception e) {
+        server.close();
+        throw new IllegalStateException("cannot serve on " + host + ":" + port + ": "
+            + e.getMessage(), e);
+      }
+      return server;
+    }
+  }
+}
