@@ -27,10 +27,11 @@ public final class DenoPeer {
 
   private static final List<String> SCRIPTS =
       List.of("vectors.ts", "write_all.ts", "verify_all.ts", "cas.ts", "sequence.ts",
-          "queue.ts", "watched_writes.ts");
+          "queue.ts", "watched_writes.ts", "remote.ts");
 
   private final Path binary;
   private final Path work;
+  private final java.util.Map<String, String> environment = new java.util.HashMap<>();
 
   private DenoPeer(Path binary, Path work) {
     this.binary = binary;
@@ -87,6 +88,12 @@ public final class DenoPeer {
     return work.resolve("vectors");
   }
 
+  /** Sets an environment variable for the scripts started from now on. */
+  public DenoPeer env(String name, String value) {
+    environment.put(name, value);
+    return this;
+  }
+
   /** Starts {@code deno run -A --unstable-kv <script> args…}. */
   public Process start(String script, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(binary.toString(), "run", "-A",
@@ -95,6 +102,7 @@ public final class DenoPeer {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("DENO_DIR", work.resolve(".deno").toString());
     pb.environment().put("NO_COLOR", "1");
+    pb.environment().putAll(environment);
     return pb.start();
   }
 

@@ -1,0 +1,109 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.KvException;
+import dev.kvasir.server.KvServer;
+import dev.kvasir.sqlite.SqliteConfig;
+import dev.kvasir.sqlite.SqliteEngine;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code kvasir serve}: a KV Connect server on a SQLite file. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = {"Serve a database over KV Connect, for Deno.openKv(\"http://…\"), the"
+        + " @deno/kv Node client and Kvasir's own client.",
+        "Ctrl-C or SIGTERM lets requests in flight finish, then closes the database."},
+    footer = {"", "Examples:",
+        "  kvasir serve",
+        "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0",
+        "  KVASIR_ACCESS_TOKEN=my-long-secret kvasir serve"})
+final class ServeCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--path", defaultValue = "./kvasir.sqlite3",
+      description = "The SQLite file (Deno's format; created if missing). Default: ${DEFAULT-VALUE}")
+  Path path;
+
+  @Option(names = "--port", defaultValue = "4512", description = "Default: ${DEFAULT-VALUE}")
+  int port;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1",
+      description = "The address to listen on. Default: ${DEFAULT-VALUE}")
+  String host;
+
+  @Option(names = "--access-token", defaultValue = "${env:KVASIR_ACCESS_TOKEN}",
+      description = "The token clients send (at least 12 characters). Default: the environment"
+          + " variable KVASIR_ACCESS_TOKEN, else a new random token, printed once.")
+  String accessToken;
+
+  @Option(names = "--tls-keystore", description = "Serve HTTPS (h2) with this PKCS12 keystore.")
+  Path keystore;
+
+  @Option(names = "--tls-password", defaultValue = "${env:KVASIR_TLS_PASSWORD}",
+      description = "The keystore password. Default: the environment variable"
+          + " KVASIR_TLS_PASSWORD.")
+  String keystorePassword;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    boolean generated = accessToken == null || accessToken.isEmpty();
+    String token = generated ? newToken() : accessToken;
+    if (token.length() < 12) {
+      err.println("error: the access token must have at least 12 characters; pass a longer"
+          + " --access-token or leave it out to get a random one");
+      return 2;
+    }
+    SqliteEngine engine;
+    try {
+      engine = SqliteEngine.open(SqliteConfig.of(path.toString()));
+    } catch (KvException e) {
+      err.println("error: " + e.getMessage());
+      return Kvasir.DATABASE_ERROR;
+    }
+    KvServer server;
+    try {
+      KvServer.Builder b = KvServer.builder(engine).accessToken(token).host(host).port(port);
+      if (keystore != null) {
+        b.tls(keystore, keystorePassword);
+      }
+      server = b.start();
+    } catch (RuntimeException e) {
+      engine.close();
+      err.println("error: " + e.getMessage() + " (is the port in use? try --port)");
+      return Kvasir.DATABASE_ERROR;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      engine.close();
+      stopped.countDown();
+    }, "kvasir-shutdown"));
+    out.println("Kvasir serves " + path.toAbsolutePath().normalize() + " at " + server.url());
+    if (generated) {
+      out.println("Access token (generated, shown only now): " + token);
+    }
+    out.println();
+    out.println("  DENO_KV_ACCESS_TOKEN=<token> deno run -A --unstable-kv app.ts");
+    out.println("  const kv = await Deno.openKv(\"" + server.url() + "\");");
+    out.println();
+    out.println("Ctrl-C stops.");
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  private static String newToken() {
+    byte[] bytes = new byte[24];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+}
