@@ -1,0 +1,133 @@
+package dev.kvasir.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvOptions;
+import dev.kvasir.connect.RemoteException;
+import dev.kvasir.connect.proto.AtomicWrite;
+import dev.kvasir.connect.proto.KvValue;
+import dev.kvasir.connect.proto.Mutation;
+import dev.kvasir.connect.proto.MutationType;
+import dev.kvasir.connect.proto.ValueEncoding;
+import dev.kvasir.memory.MemoryEngine;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import com.google.protobuf.ByteString;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What the server refuses, and how: status, message, and nothing written. */
+class KvServerTest {
+  private static final HttpClient HTTP = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1).build();
+  private Served served;
+  private Kv kv;
+
+  @BeforeEach
+  void start() {
+    served = new Served(MemoryEngine.open());
+    kv = Kv.of(served.backing);
+  }
+
+  @AfterEach
+  void stop() {
+    served.close();
+  }
+
+  private HttpResponse<String> post(String path, String token, byte[] body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(served.server.url() + path))
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (token != null) {
+      b.header("authorization", "Bearer " + token);
+    }
+    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static byte[] setA() {
+    return AtomicWrite.newBuilder().addMutations(Mutation.newBuilder()
+        .setKey(ByteString.copyFrom(KvKey.of("a").encode()))
+        .setMutationType(MutationType.M_SET)
+        .setValue(KvValue.newBuilder().setEncoding(ValueEncoding.VE_BYTES)
+            .setData(ByteString.copyFrom(new byte[] {1}))))
+        .build().toByteArray();
+  }
+
+  @Test
+  void metadata_negotiatesTheHighestVersion_withTheFiveFields() throws Exception {
+    var r = post("/", Served.TOKEN, "{\"supportedVersions\":[1,2,3]}".getBytes());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("content-type")).contains("application/json");
+    assertThat(r.body()).startsWith("{\"version\":3,\"databaseId\":"
+        + "\"00000000-0000-0000-0000-000000000000\",\"endpoints\":[{\"url\":\"/v2\","
+        + "\"consistency\":\"strong\"}],\"token\":\"" + Served.TOKEN + "\",\"expiresAt\":");
+    var v1 = post("/", Served.TOKEN, "{\"supportedVersions\":[1]}".getBytes());
+    assertThat(v1.body()).contains("\"url\":\"" + served.server.url() + "/v2\"");
+  }
+
+  @Test
+  void missingOrWrongToken_is401_andWritesNothing() throws Exception {
+    assertThat(post("/v2/atomic_write", null, setA()).statusCode()).isEqualTo(401);
+    var wrong = post("/v2/atomic_write", "x" + Served.TOKEN, setA());
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(wrong.body()).isEqualTo("Invalid access token.");
+    assertThat(post("/", "nope", "{\"supportedVersions\":[3]}".getBytes()).statusCode())
+        .isEqualTo(401);
+    assertThat(kv.get(KvKey.of("a")).exists()).isFalse();
+    assertThat(post("/v2/atomic_write", Served.TOKEN, setA()).statusCode()).isEqualTo(200);
+    assertThat(kv.get(KvKey.of("a")).value()).isEqualTo(new byte[] {1});
+  }
+
+  @Test
+  void malformedInput_is400_withAReadableMessage() throws Exception {
+    var garbage = post("/v2/atomic_write", Served.TOKEN, new byte[] {(byte) 0xff, 0x01});
+    assertThat(garbage.statusCode()).isEqualTo(400);
+    assertThat(garbage.body()).startsWith("Request protobuf is invalid: ");
+    var json = post("/", Served.TOKEN, "{not json".getBytes());
+    assertThat(json.statusCode()).isEqualTo(400);
+    assertThat(json.body()).startsWith("The metadata request is not valid JSON");
+    var noVersion = post("/", Served.TOKEN, "{\"supportedVersions\":[7]}".getBytes());
+    assertThat(noVersion.statusCode()).isEqualTo(400);
+    var longKey = AtomicWrite.newBuilder().addMutations(Mutation.newBuilder()
+        .setKey(ByteString.copyFrom(new byte[2049])).setMutationType(MutationType.M_DELETE))
+        .build().toByteArray();
+    var tooLong = post("/v2/atomic_write", Served.TOKEN, longKey);
+    assertThat(tooLong.statusCode()).isEqualTo(400);
+    assertThat(tooLong.body()).isEqualTo("A key exceeds the key size limit.");
+  }
+
+  @Test
+  void unknownPath_is404_oversizedBody_is413() throws Exception {
+    var unknown = post("/v2/nothing", Served.TOKEN, new byte[0]);
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).isEqualTo("Resource not found.");
+    var big = post("/v2/atomic_write", Served.TOKEN, new byte[5 * 1024 * 1024]);
+    assertThat(big.statusCode()).isEqualTo(413);
+    var get = HTTP.send(HttpRequest.newBuilder(URI.create(served.server.url() + "/")).GET()
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(get.statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void remoteEngine_wrongToken_failsAtOpen_withoutRetrying() {
+    assertThatThrownBy(() -> Kv.open(served.server.url(),
+        KvOptions.defaults().with("accessToken", "wrong-token-123456")))
+        .isInstanceOf(RemoteException.class).hasMessageContaining("status=401")
+        .hasMessageContaining("Invalid access token.");
+  }
+
+  @Test
+  void remoteEngine_serverGone_retriesABoundedNumberOfTimes_thenFailsClearly() {
+    Kv remote = Kv.open(served.server.url(), KvOptions.defaults()
+        .with("accessToken", Served.TOKEN).with("remote.maxRetries", "2")
+        .with("remote.retryDelayMs", "10"));
+    served.server.close();
+    assertThatThrownBy(() -> remote.get(KvKey.of("a"))).isInstanceOf(RemoteException.class)
+        .hasMessageContaining("after 3 attempts");
+  }
+}
