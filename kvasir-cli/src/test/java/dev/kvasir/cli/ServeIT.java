@@ -1,0 +1,57 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvOptions;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code kvasir serve} from the shaded jar: serves, prints the URL and token, stops on SIGTERM. */
+class ServeIT {
+  @TempDir Path dir;
+
+  @Test
+  void serve_printsUrlAndToken_servesClients_andClosesCleanlyOnSigterm() throws Exception {
+    Path file = dir.resolve("served.sqlite3");
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+        .toString(), "-jar", Path.of("target", "kvasir.jar").toAbsolutePath().toString(),
+        "serve", "--path", file.toString(), "--port", "0").redirectErrorStream(true).start();
+    BufferedReader out = new BufferedReader(
+        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    List<String> lines = new ArrayList<>();
+    String url = null;
+    String token = null;
+    for (String line; (line = out.readLine()) != null && !line.equals("Ctrl-C stops."); ) {
+      lines.add(line);
+      Matcher m = Pattern.compile(" at (http://127\\.0\\.0\\.1:\\d+)$").matcher(line);
+      if (m.find()) {
+        url = m.group(1);
+      }
+      if (line.startsWith("Access token (generated, shown only now): ")) {
+        token = line.substring(line.indexOf(": ") + 2);
+      }
+    }
+    assertThat(url).as("%s", lines).isNotNull();
+    assertThat(token).as("%s", lines).hasSizeGreaterThanOrEqualTo(12);
+    try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", token))) {
+      kv.set(KvKey.of("served"), "yes");
+      assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
+    }
+    p.destroy(); // SIGTERM
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    try (Kv kv = Kv.open(file.toString())) {
+      assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
+    }
+  }
+}
