@@ -1,9 +1,9 @@
 package dev.kvasir.sqlite;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.PreparedStatement;
 import java.util.function.BooleanSupplier;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
@@ -34,8 +34,7 @@ final class ForeignCommits {
   private long known = -1; // the newest commit version this JVM knows of; guarded by this
   private boolean closed; // guarded by this
 
-  ForeignCommits(String path, Runnable onForeignCommit,
-      BooleanSupplier interested) {
+  ForeignCommits(String path, Runnable onForeignCommit, BooleanSupplier interested) {
     this.path = path;
     this.onForeignCommit = onForeignCommit;
     this.interested = interested;
