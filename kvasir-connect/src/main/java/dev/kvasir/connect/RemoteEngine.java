@@ -73,9 +73,14 @@ public final class RemoteEngine implements KvEngine {
     return metadata;
   }
 
-  private synchronized Metadata currentMetadata() {
+  /** The metadata, refreshed first if due; requests take no lock unless it is. */
+  private Metadata currentMetadata() {
     if (Instant.now().isAfter(refreshAt)) {
-      refreshMetadata();
+      synchronized (this) {
+        if (Instant.now().isAfter(refreshAt)) {
+          refreshMetadata();
+        }
+      }
     }
     return metadata;
   }
@@ -134,9 +139,14 @@ public final class RemoteEngine implements KvEngine {
             + (attempt + 1) + " attempts; last: " + failure, cause);
       }
       sleep(delay);
-      delay = delay.multipliedBy(2).compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY
-          : delay.multipliedBy(2);
+      delay = doubled(delay, MAX_RETRY_DELAY);
     }
+  }
+
+  /** The next delay of an exponential backoff: twice this one, at most {@code max}. */
+  static Duration doubled(Duration delay, Duration max) {
+    Duration twice = delay.multipliedBy(2);
+    return twice.compareTo(max) > 0 ? max : twice;
   }
 
   private static void sleep(Duration base) {

@@ -55,8 +55,7 @@ final class RemoteWatch implements EngineWatch {
           break;
         }
         Thread.sleep(delay.toMillis());
-        delay = delay.multipliedBy(2).compareTo(MAX_RECONNECT_DELAY) > 0 ? MAX_RECONNECT_DELAY
-            : delay.multipliedBy(2);
+        delay = RemoteEngine.doubled(delay, MAX_RECONNECT_DELAY);
       }
     }
     return null;

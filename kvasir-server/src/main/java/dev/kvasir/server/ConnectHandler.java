@@ -1,6 +1,7 @@
 package dev.kvasir.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Parser;
 import dev.kvasir.Consistency;
 import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
@@ -172,41 +173,32 @@ final class ConnectHandler extends Handler.Abstract {
     response.write(true, ByteBuffer.wrap(m.toJson().getBytes(StandardCharsets.UTF_8)), callback);
   }
 
-  private void snapshotRead(Request request, Response response, Callback callback)
-      throws Refused {
+  /** The data-path request's message: database id checked, body bounded, then parsed. */
+  private <T> T dataRequest(Request request, Parser<T> parser) throws Refused {
     checkDatabaseId(request);
-    SnapshotRead read;
     try {
-      read = SnapshotRead.parseFrom(body(request, MAX_DATA_BYTES));
+      return parser.parseFrom(body(request, MAX_DATA_BYTES));
     } catch (InvalidProtocolBufferException e) {
       throw new Refused(400, "Request protobuf is invalid: " + e.getMessage() + ".");
     }
-    var ranges = Wire.readRanges(read);
+  }
+
+  private void snapshotRead(Request request, Response response, Callback callback)
+      throws Refused {
+    var ranges = Wire.readRanges(dataRequest(request, SnapshotRead.parser()));
     var output = Wire.snapshotReadOutput(engine.snapshotRead(ranges, Consistency.STRONG));
     sendProtobuf(response, callback, output.toByteArray());
   }
 
   private void atomicWrite(Request request, Response response, Callback callback)
       throws Refused {
-    checkDatabaseId(request);
-    dev.kvasir.connect.proto.AtomicWrite write;
-    try {
-      write = dev.kvasir.connect.proto.AtomicWrite.parseFrom(body(request, MAX_DATA_BYTES));
-    } catch (InvalidProtocolBufferException e) {
-      throw new Refused(400, "Request protobuf is invalid: " + e.getMessage() + ".");
-    }
+    var write = dataRequest(request, dev.kvasir.connect.proto.AtomicWrite.parser());
     var output = Wire.atomicWriteOutput(engine.atomicWrite(Wire.atomicWrite(write)));
     sendProtobuf(response, callback, output.toByteArray());
   }
 
   private void watch(Request request, Response response, Callback callback) throws Refused {
-    checkDatabaseId(request);
-    Watch watch;
-    try {
-      watch = Watch.parseFrom(body(request, MAX_DATA_BYTES));
-    } catch (InvalidProtocolBufferException e) {
-      throw new Refused(400, "Request protobuf is invalid: " + e.getMessage() + ".");
-    }
+    Watch watch = dataRequest(request, Watch.parser());
     EngineWatch engineWatch = engine.watch(Wire.watchKeys(watch));
     watches.add(engineWatch);
     try {
