@@ -37,12 +37,30 @@ public final class ServerLoad {
 
   private ServerLoad() {}
 
+  /** What one run measured. */
+  public record Result(String path, int clients, int seconds, int operations, long errors,
+      long lostIncrements, double p50Millis, double p99Millis) {
+    @Override
+    public String toString() {
+      return String.format("%s, %d clients, %d s: %d operations (%.0f/s), %d errors, %d lost"
+          + " increments, p50 %.2f ms, p99 %.2f ms", path, clients, seconds, operations,
+          operations / (double) seconds, errors, lostIncrements, p50Millis, p99Millis);
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     Path dir = Files.createDirectories(Path.of(args[0]));
     boolean remote = args[1].equals("remote");
     int clients = args.length > 2 ? Integer.parseInt(args[2]) : 64;
     int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 30;
-    Path file = dir.resolve("load-" + args[1] + ".sqlite3");
+    System.out.println(run(dir, remote, clients, seconds));
+  }
+
+  /** Runs the load on a fresh file in {@code dir}. */
+  public static Result run(Path dir, boolean remote, int clients, int seconds)
+      throws Exception {
+    String path = remote ? "remote" : "embedded";
+    Path file = dir.resolve("load-" + path + ".sqlite3");
     Files.deleteIfExists(file);
     SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(file.toString()));
     KvServer server = remote ? KvServer.builder(engine).accessToken(TOKEN).port(0).start() : null;
@@ -70,7 +88,7 @@ public final class ServerLoad {
         while (System.nanoTime() < end) {
           long start = System.nanoTime();
           try {
-            run(kv, random, increments);
+            operation(kv, random, increments);
           } catch (RuntimeException e) {
             if (errors.incrementAndGet() <= 5) {
               System.err.println("error: " + e);
@@ -101,10 +119,6 @@ public final class ServerLoad {
       at += counts[c];
     }
     Arrays.sort(all);
-    System.out.printf("%s, %d clients, %d s: %d operations (%.0f/s), %d errors, %d lost"
-        + " increments, p50 %.2f ms, p99 %.2f ms%n", args[1], clients, seconds, total,
-        total / (double) seconds, errors.get(), lost, all[total / 2] / 1e6,
-        all[(int) (total * 0.99)] / 1e6);
     for (Kv kv : kvs) {
       if (remote) {
         kv.close();
@@ -114,9 +128,11 @@ public final class ServerLoad {
       server.close();
     }
     engine.close();
+    return new Result(path, clients, seconds, total, errors.get(), lost, all[total / 2] / 1e6,
+        all[(int) (total * 0.99)] / 1e6);
   }
 
-  private static void run(Kv kv, ThreadLocalRandom random, AtomicLongArray increments) {
+  private static void operation(Kv kv, ThreadLocalRandom random, AtomicLongArray increments) {
     int op = random.nextInt(100);
     if (op < 50) {
       kv.get(KvKey.of("item", random.nextInt(1000)));

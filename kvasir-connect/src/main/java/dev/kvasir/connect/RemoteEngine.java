@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * A client for any KV Connect server (denokv, Deno Deploy, Kvasir's {@code KvServer}),
@@ -54,7 +55,8 @@ public final class RemoteEngine implements KvEngine {
   private RemoteEngine(RemoteConfig config) {
     this.config = config;
     this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-        .connectTimeout(config.timeout()).followRedirects(HttpClient.Redirect.NORMAL).build();
+        .connectTimeout(config.timeout()).sslContext(config.sslContext())
+        .followRedirects(HttpClient.Redirect.NORMAL).build();
   }
 
   /**
@@ -127,6 +129,12 @@ public final class RemoteEngine implements KvEngine {
               + r.statusCode() + "): " + body);
         }
         failure = "status " + r.statusCode() + ": " + body;
+      } catch (SSLHandshakeException e) {
+        // A certificate that is not trusted now will not be trusted on the next attempt.
+        throw new RemoteException("the TLS handshake with " + what + " failed: "
+            + e.getMessage() + ". If the server's certificate is signed by your own CA, pass"
+            + " its trust store as the options remote.trustStore and"
+            + " remote.trustStorePassword.", e);
       } catch (IOException e) {
         failure = e.toString();
         cause = e;

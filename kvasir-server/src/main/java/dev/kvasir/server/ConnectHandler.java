@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -59,15 +60,17 @@ final class ConnectHandler extends Handler.Abstract {
   private final byte[] token;
   private final String tokenText;
   private final UUID databaseId;
+  private final Set<Integer> versions;
   private final Set<EngineWatch> watches = ConcurrentHashMap.newKeySet();
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean stopping;
 
-  ConnectHandler(KvEngine engine, String token, UUID databaseId) {
+  ConnectHandler(KvEngine engine, String token, UUID databaseId, Set<Integer> versions) {
     this.engine = engine;
     this.tokenText = token;
     this.token = token.getBytes(StandardCharsets.UTF_8);
     this.databaseId = databaseId;
+    this.versions = versions;
   }
 
   /** A request refused with a status and a message for the client. */
@@ -155,13 +158,10 @@ final class ConnectHandler extends Handler.Abstract {
       throw new Refused(400, "The metadata request needs a body such as"
           + " {\"supportedVersions\":[1,2,3]}.");
     }
-    List<Integer> offered = Metadata.offeredVersions(body);
-    int version = offered.contains(3) ? 3 : offered.contains(2) ? 2 : offered.contains(1) ? 1
-        : -1;
-    if (version < 0) {
-      throw new Refused(400, "The server could not negotiate a protocol version. The server"
-          + " supports protocol versions 1, 2 and 3.");
-    }
+    int version = Metadata.offeredVersions(body).stream().filter(versions::contains)
+        .max(Integer::compare).orElseThrow(() -> new Refused(400, "The server could not"
+            + " negotiate a protocol version. The server supports protocol versions "
+            + listed(versions) + "."));
     // Version 1 needs an absolute endpoint URL (§9.2).
     String endpoint = version == 1
         ? request.getHttpURI().getScheme() + "://" + request.getHttpURI().getAuthority() + "/v2"
@@ -171,6 +171,14 @@ final class ConnectHandler extends Handler.Abstract {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(m.toJson().getBytes(StandardCharsets.UTF_8)), callback);
+  }
+
+  /** "1, 2 and 3", as denokv words it. */
+  private static String listed(Set<Integer> versions) {
+    List<String> sorted = new TreeSet<>(versions).stream().map(String::valueOf).toList();
+    int last = sorted.size() - 1;
+    return last == 0 ? sorted.get(0)
+        : String.join(", ", sorted.subList(0, last)) + " and " + sorted.get(last);
   }
 
   /** The data-path request's message: database id checked, body bounded, then parsed. */

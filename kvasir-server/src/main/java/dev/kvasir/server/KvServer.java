@@ -1,10 +1,12 @@
 package dev.kvasir.server;
 
+import dev.kvasir.connect.Metadata;
 import dev.kvasir.spi.KvEngine;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
@@ -64,7 +66,7 @@ public final class KvServer implements AutoCloseable {
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     jetty.addConnector(connector);
-    handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId);
+    handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId, b.protocolVersions);
     jetty.setHandler(handler);
     drainTimeout = b.drainTimeout;
     // close() drains requests itself; Jetty's own graceful stop waits on idle connections too.
@@ -130,6 +132,7 @@ public final class KvServer implements AutoCloseable {
     private Duration idleTimeout = Duration.ofSeconds(30);
     private Duration drainTimeout = Duration.ofSeconds(10);
     private int maxThreads = 256;
+    private Set<Integer> protocolVersions = Set.copyOf(Metadata.SUPPORTED_VERSIONS);
 
     private Builder(KvEngine engine) {
       this.engine = Objects.requireNonNull(engine, "engine");
@@ -181,6 +184,15 @@ public final class KvServer implements AutoCloseable {
     /** The most requests served at once (watch streams hold one each); default 256. */
     public Builder maxThreads(int threads) {
       this.maxThreads = threads;
+      return this;
+    }
+
+    /**
+     * The protocol versions offered; default 1, 2 and 3. Fewer imitate an older server, which
+     * is how clients are tested against versions 1 and 2.
+     */
+    Builder protocolVersions(Integer... versions) {
+      this.protocolVersions = Set.of(versions);
       return this;
     }
 

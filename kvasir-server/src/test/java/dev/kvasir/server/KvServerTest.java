@@ -13,10 +13,12 @@ import dev.kvasir.connect.proto.Mutation;
 import dev.kvasir.connect.proto.MutationType;
 import dev.kvasir.connect.proto.ValueEncoding;
 import dev.kvasir.memory.MemoryEngine;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import com.google.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -106,8 +108,17 @@ class KvServerTest {
     var unknown = post("/v2/nothing", Served.TOKEN, new byte[0]);
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(unknown.body()).isEqualTo("Resource not found.");
-    var big = post("/v2/atomic_write", Served.TOKEN, new byte[5 * 1024 * 1024]);
-    assertThat(big.statusCode()).isEqualTo(413);
+    // Only the headers are sent: the refusal must come from the declared length, before the
+    // body is read. (A client still sending a large body can see the close as a reset.)
+    try (Socket socket = new Socket("127.0.0.1", served.server.port())) {
+      socket.getOutputStream().write(("POST /v2/atomic_write HTTP/1.1\r\nHost: localhost\r\n"
+          + "Authorization: Bearer " + Served.TOKEN + "\r\nContent-Length: 5242880\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      String reply = new String(socket.getInputStream().readAllBytes(),
+          StandardCharsets.UTF_8);
+      assertThat(reply).startsWith("HTTP/1.1 413 ").endsWith("The request body is too large:"
+          + " 5242880 bytes (max 4194304).");
+    }
     var get = HTTP.send(HttpRequest.newBuilder(URI.create(served.server.url() + "/")).GET()
         .build(), HttpResponse.BodyHandlers.ofString());
     assertThat(get.statusCode()).isEqualTo(405);
