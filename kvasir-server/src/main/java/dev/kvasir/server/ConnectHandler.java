@@ -61,16 +61,19 @@ final class ConnectHandler extends Handler.Abstract {
   private final String tokenText;
   private final UUID databaseId;
   private final Set<Integer> versions;
+  private final Duration metadataLifetime;
   private final Set<EngineWatch> watches = ConcurrentHashMap.newKeySet();
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean stopping;
 
-  ConnectHandler(KvEngine engine, String token, UUID databaseId, Set<Integer> versions) {
+  ConnectHandler(KvEngine engine, String token, UUID databaseId, Set<Integer> versions,
+      Duration metadataLifetime) {
     this.engine = engine;
     this.tokenText = token;
     this.token = token.getBytes(StandardCharsets.UTF_8);
     this.databaseId = databaseId;
     this.versions = versions;
+    this.metadataLifetime = metadataLifetime;
   }
 
   /** A request refused with a status and a message for the client. */
@@ -167,7 +170,7 @@ final class ConnectHandler extends Handler.Abstract {
         ? request.getHttpURI().getScheme() + "://" + request.getHttpURI().getAuthority() + "/v2"
         : "/v2";
     Metadata m = new Metadata(version, databaseId, List.of(new Metadata.Endpoint(endpoint, true)),
-        tokenText, Instant.now().plus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS));
+        tokenText, Instant.now().plus(metadataLifetime).truncatedTo(ChronoUnit.MILLIS));
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(m.toJson().getBytes(StandardCharsets.UTF_8)), callback);

@@ -66,7 +66,8 @@ public final class KvServer implements AutoCloseable {
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     jetty.addConnector(connector);
-    handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId, b.protocolVersions);
+    handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId, b.protocolVersions,
+        b.metadataLifetime);
     jetty.setHandler(handler);
     drainTimeout = b.drainTimeout;
     // close() drains requests itself; Jetty's own graceful stop waits on idle connections too.
@@ -132,6 +133,7 @@ public final class KvServer implements AutoCloseable {
     private Duration idleTimeout = Duration.ofSeconds(30);
     private Duration drainTimeout = Duration.ofSeconds(10);
     private int maxThreads = 256;
+    private Duration metadataLifetime = Duration.ofDays(1);
     private Set<Integer> protocolVersions = Set.copyOf(Metadata.SUPPORTED_VERSIONS);
 
     private Builder(KvEngine engine) {
@@ -172,6 +174,15 @@ public final class KvServer implements AutoCloseable {
     /** How long a connection may stay silent; default 30 s. Watch streams ping every 5 s. */
     public Builder idleTimeout(Duration timeout) {
       this.idleTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How long the metadata a client receives stays valid ({@code expiresAt}); clients fetch it
+     * again before then. Default one day.
+     */
+    public Builder metadataLifetime(Duration lifetime) {
+      this.metadataLifetime = Objects.requireNonNull(lifetime);
       return this;
     }
 

@@ -3,9 +3,12 @@ package dev.kvasir.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.KvOptions;
+import dev.kvasir.connect.RemoteConfig;
+import dev.kvasir.connect.RemoteEngine;
 import dev.kvasir.connect.RemoteException;
 import dev.kvasir.connect.proto.AtomicWrite;
 import dev.kvasir.connect.proto.KvValue;
@@ -19,7 +22,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import com.google.protobuf.ByteString;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,6 +126,53 @@ class KvServerTest {
     var get = HTTP.send(HttpRequest.newBuilder(URI.create(served.server.url() + "/")).GET()
         .build(), HttpResponse.BodyHandlers.ofString());
     assertThat(get.statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void speaksH2c_byPriorKnowledge_asDenoDoes_andByUpgrade() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", served.server.port())) {
+      socket.setSoTimeout(10_000);
+      // The client preface, then an empty SETTINGS frame (RFC 9113 §3.4).
+      socket.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0});
+      byte[] frameHeader = socket.getInputStream().readNBytes(9);
+      assertThat(frameHeader[3]).as("the server's first frame is SETTINGS").isEqualTo((byte) 4);
+    }
+    HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+    var upgraded = h2.send(HttpRequest.newBuilder(URI.create(served.server.url() + "/"))
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(upgraded.version()).isEqualTo(HttpClient.Version.HTTP_2);
+  }
+
+  @Test
+  void idleAndSlowConnections_areClosed() throws Exception {
+    try (KvServer quick = KvServer.builder(served.backing).accessToken(Served.TOKEN).port(0)
+        .idleTimeout(Duration.ofMillis(300)).start()) {
+      for (String sent : new String[] {"", "POST / HTTP/1.1\r\nHost: local"}) {
+        try (Socket socket = new Socket("127.0.0.1", quick.port())) {
+          socket.setSoTimeout(10_000); // far above the idle timeout: a hang fails the test
+          socket.getOutputStream().write(sent.getBytes(StandardCharsets.US_ASCII));
+          socket.getInputStream().readAllBytes(); // returns once the server closed
+        }
+      }
+    }
+  }
+
+  @Test
+  void remoteEngine_fetchesTheMetadataAgain_beforeItExpires() throws Exception {
+    // The client refreshes 10 s before expiresAt, so a 12 s lifetime is due after 2 s.
+    try (KvServer shortLived = KvServer.builder(served.backing).accessToken(Served.TOKEN)
+            .port(0).metadataLifetime(Duration.ofSeconds(12)).start();
+        RemoteEngine remote = RemoteEngine.open(RemoteConfig.from(shortLived.url(),
+            KvOptions.defaults().with("accessToken", Served.TOKEN)))) {
+      Instant first = remote.metadata().expiresAt();
+      Kv.of(remote).get(KvKey.of("a"));
+      assertThat(remote.metadata().expiresAt()).as("not due yet").isEqualTo(first);
+      Thread.sleep(2_500);
+      Kv.of(remote).get(KvKey.of("a"));
+      assertThat(remote.metadata().expiresAt()).isAfter(first);
+    }
   }
 
   @Test
