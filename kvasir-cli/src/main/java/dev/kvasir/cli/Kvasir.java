@@ -1,22 +1,136 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.Kv;
+import dev.kvasir.KvException;
+import dev.kvasir.KvKey;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code kvasir} command. Exit codes: 0 ok, 1 operation failed, 2 usage, 3 database. */
+/**
+ * The {@code kvasir} command. Exit codes: 0 ok, 1 the operation did not happen (a failed check,
+ * a missing entry, a refused value), 2 usage error, 3 database error.
+ */
 @Command(name = "kvasir", mixinStandardHelpOptions = true,
     versionProvider = Kvasir.Version.class,
-    description = "Kvasir: Deno KV for the JVM.",
-    subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+    description = {"Kvasir: Deno KV for the JVM. Look into a database, fix a value, move data,"
+        + " or serve it to Deno, Node and Java.",
+        "",
+        "Keys are JSON-like arrays: '[\"users\", \"alice\"]', '[\"n\", 42, 7n, true, b\"AQI=\"]'"
+            + " (string, number, bigint, boolean, base64 bytes).",
+        "Values are JSON; other JS types are tagged, e.g. {\"$bigint\":\"7\"},"
+            + " {\"$date\":\"2024-01-31T12:00:00Z\"}, {\"$map\":[[\"k\",1]]}."},
+    footer = {"", "Exit codes: 0 ok, 1 operation failed (e.g. a check), 2 usage error,"
+        + " 3 database error.", "Run 'kvasir help COMMAND' for a command's options and"
+        + " examples."},
+    subcommands = {GetCommand.class, GetManyCommand.class, SetCommand.class,
+        DeleteCommand.class, ListCommand.class, CountCommand.class, U64Command.Sum.class,
+        U64Command.Min.class, U64Command.Max.class, WatchCommand.class, EnqueueCommand.class,
+        ListenCommand.class, ExportCommand.class, ImportCommand.class, InfoCommand.class,
+        ServeCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
 public final class Kvasir {
+  static final int FAILED = 1;
+  static final int USAGE = 2;
   static final int DATABASE_ERROR = 3;
+  private static final AtomicReference<Runnable> ON_INTERRUPT = new AtomicReference<>();
+
+  /** The shell's open database, which its commands use instead of opening their own. */
+  record Session(Kv kv, Database db) {}
+
+  private final Session session;
+
+  Kvasir() {
+    this(null);
+  }
+
+  Kvasir(Session session) {
+    this.session = session;
+  }
+
+  Session session() {
+    return session;
+  }
 
   public static void main(String[] args) {
     // Quiet libraries (Jetty) unless asked otherwise; set before any logger exists.
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
-    System.exit(new CommandLine(new Kvasir()).execute(args));
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out,
+        StandardCharsets.UTF_8), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err,
+        StandardCharsets.UTF_8), true);
+    int code = commandLine(new Kvasir(), out, err).execute(args);
+    out.flush();
+    System.exit(code);
+  }
+
+  /** The command line with Kvasir's converters and its mapping of errors to exit codes. */
+  static CommandLine commandLine(Kvasir root, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(root);
+    cli.registerConverter(KvKey.class, new Keys());
+    cli.registerConverter(Duration.class, new Durations());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setParameterExceptionHandler((e, args) -> {
+      CommandLine line = e.getCommandLine();
+      line.getErr().println("error: " + e.getMessage());
+      String name = line.getCommandSpec().qualifiedName();
+      line.getErr().println("Run '" + (name.equals("kvasir") ? "kvasir help"
+          : "kvasir help " + line.getCommandName()) + "' for the options and examples.");
+      line.getErr().flush();
+      return USAGE;
+    });
+    cli.setExecutionExceptionHandler((e, line, parsed) -> {
+      line.getErr().println("error: " + message(e));
+      line.getErr().flush();
+      return exitCode(e);
+    });
+    return cli;
+  }
+
+  static int exitCode(Exception e) {
+    if (e instanceof Failure || e instanceof dev.kvasir.KvLimitException
+        || e instanceof dev.kvasir.KvTypeException) {
+      return FAILED;
+    }
+    if (e instanceof IllegalArgumentException) {
+      return USAGE;
+    }
+    return DATABASE_ERROR;
+  }
+
+  private static String message(Exception e) {
+    if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException) {
+      return e.getMessage();
+    }
+    return e.toString(); // unexpected: the type helps whoever reads the report
+  }
+
+  /** What Ctrl-C in the shell stops: the running watch or listen. */
+  static Interruption onInterrupt(Runnable action) {
+    ON_INTERRUPT.set(action);
+    return () -> ON_INTERRUPT.compareAndSet(action, null);
+  }
+
+  /** Runs the registered interruption, if any; true if there was one. */
+  static boolean interrupt() {
+    Runnable action = ON_INTERRUPT.getAndSet(null);
+    if (action != null) {
+      action.run();
+    }
+    return action != null;
+  }
+
+  /** Unregisters an interruption. */
+  interface Interruption extends AutoCloseable {
+    @Override
+    void close();
   }
 
   /** The version from the jar's manifest, or "dev" when run from classes. */

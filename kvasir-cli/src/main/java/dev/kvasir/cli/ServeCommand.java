@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--path", defaultValue = "./kvasir.sqlite3",
+  @Option(names = {"--db", "--path"}, paramLabel = "FILE", defaultValue = "./kvasir.sqlite3",
       description = "The SQLite file (Deno's format; created if missing). Default: ${DEFAULT-VALUE}")
   Path path;
 

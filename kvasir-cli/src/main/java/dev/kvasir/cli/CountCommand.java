@@ -1,0 +1,30 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvListIterator;
+import dev.kvasir.ListOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code kvasir count}. */
+@Command(name = "count", mixinStandardHelpOptions = true,
+    description = "Count the entries a listing would print (streamed; values are not decoded).",
+    footer = {"", "Examples:",
+        "  kvasir count",
+        "  kvasir count --prefix '[\"users\"]'"})
+final class CountCommand extends DbCommand {
+  @Mixin Selection selection;
+
+  @Override
+  int run(Kv kv) {
+    KvListIterator entries = kv.list(selection.selector(), ListOptions.defaults()
+        .batchSize(500));
+    long count = 0;
+    while (entries.hasNext()) {
+      entries.next();
+      count++;
+    }
+    out().println(count);
+    return 0;
+  }
+}

@@ -1,0 +1,48 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.Kv;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that works on one database: it opens {@code --db} (or uses the shell's open
+ * database), runs, and closes what it opened. Errors are thrown and mapped to exit codes by
+ * {@link Kvasir}.
+ */
+abstract class DbCommand implements Callable<Integer> {
+  @Mixin Database db;
+  @Spec CommandSpec spec;
+  @ParentCommand Kvasir root;
+
+  /** Whether the command writes (and may therefore create a missing file). */
+  boolean writes() {
+    return false;
+  }
+
+  abstract int run(Kv kv) throws Exception;
+
+  @Override
+  public final Integer call() throws Exception {
+    Kvasir.Session session = root == null ? null : root.session();
+    // In the shell, the shell's database, unless this line names its own with --db.
+    if (session != null && !spec.commandLine().getParseResult().hasMatchedOption("--db")) {
+      db = session.db();
+      return run(session.kv());
+    }
+    try (Kv kv = db.open(writes())) {
+      return run(kv);
+    }
+  }
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+}

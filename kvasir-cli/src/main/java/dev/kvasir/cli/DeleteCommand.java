@@ -1,0 +1,47 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.AtomicOperation;
+import dev.kvasir.CommitResult;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code kvasir delete KEY...}. */
+@Command(name = "delete", mixinStandardHelpOptions = true,
+    description = "Delete the entries at the keys, in one atomic commit (a missing key is not"
+        + " an error).",
+    footer = {"", "Examples:",
+        "  kvasir delete '[\"users\", \"alice\"]'",
+        "  kvasir delete '[\"a\"]' '[\"b\"]'",
+        "  kvasir delete '[\"lock\"]' --check 000000000000000a0000"})
+final class DeleteCommand extends DbCommand {
+  @Parameters(paramLabel = "KEY", arity = "1..*") List<KvKey> keys;
+
+  @Mixin Check check;
+
+  @Override
+  boolean writes() {
+    return true;
+  }
+
+  @Override
+  int run(Kv kv) {
+    AtomicOperation op = kv.atomic();
+    if (check.present()) {
+      if (keys.size() != 1) {
+        throw new IllegalArgumentException("--check works with exactly one KEY");
+      }
+      op.check(keys.get(0), check.versionstamp());
+    }
+    keys.forEach(op::delete);
+    CommitResult r = op.commit();
+    if (!r.ok()) {
+      throw new Failure("the check failed: " + KeySyntax.format(keys.get(0)) + " "
+          + check.describe() + "; nothing was deleted");
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,70 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.CommitResult;
+import dev.kvasir.EnqueueOptions;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.value.EncodedValue;
+import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/** {@code kvasir enqueue VALUE}. */
+@Command(name = "enqueue", mixinStandardHelpOptions = true,
+    description = "Put a message on the database's queue (for listenQueue in Deno or"
+        + " 'kvasir listen') and print the commit's versionstamp.",
+    footer = {"", "Examples:",
+        "  kvasir enqueue '{\"task\": \"email\", \"to\": \"alice\"}'",
+        "  kvasir enqueue '\"reminder\"' --delay 10m",
+        "  kvasir enqueue '{\"job\": 7}' --keys-if-undelivered '[\"failed\", 7]'"
+            + " --backoff-schedule 1000,5000"})
+final class EnqueueCommand extends DbCommand {
+  @Parameters(paramLabel = "VALUE") String value;
+
+  @Option(names = "--type", defaultValue = "json",
+      description = "How VALUE is read: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}")
+  ValueType type;
+
+  @Option(names = "--delay", paramLabel = "DURATION",
+      description = "Deliver after this long: 1500 (ms), 30s, 5m, 2h, 1d.")
+  Duration delay;
+
+  @Option(names = "--keys-if-undelivered", paramLabel = "KEY",
+      description = "Where to store the message if every attempt fails (repeatable).")
+  List<KvKey> keysIfUndelivered = List.of();
+
+  @Option(names = "--backoff-schedule", paramLabel = "MS", split = ",",
+      description = "Milliseconds before each retry, e.g. 1000,5000,10000.")
+  List<Integer> backoffSchedule;
+
+  @Override
+  boolean writes() {
+    return true;
+  }
+
+  @Override
+  int run(Kv kv) {
+    Object message;
+    try {
+      message = type.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (message instanceof EncodedValue v8) {
+      message = v8.decode(); // a queue message is always V8
+    }
+    EnqueueOptions options = EnqueueOptions.defaults().keysIfUndelivered(keysIfUndelivered);
+    if (delay != null) {
+      options = options.delay(delay);
+    }
+    if (backoffSchedule != null) {
+      options = options.backoffSchedule(backoffSchedule);
+    }
+    CommitResult r = kv.enqueue(message, options);
+    out().println(r.versionstamp());
+    return 0;
+  }
+}

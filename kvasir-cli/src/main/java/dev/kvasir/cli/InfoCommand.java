@@ -1,0 +1,66 @@
+package dev.kvasir.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.ListOptions;
+import dev.kvasir.ListSelector;
+import dev.kvasir.Versionstamp;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvasir info}. */
+@Command(name = "info", mixinStandardHelpOptions = true,
+    description = {"Describe the database: engine, location, size on disk, number of entries"
+        + " and the newest versionstamp among them.",
+        "Counting reads every key, so it takes a while on a large database."},
+    footer = {"", "Examples:", "  kvasir info", "  kvasir info --db http://127.0.0.1:4512 --json"})
+final class InfoCommand extends DbCommand {
+  @Option(names = "--json", description = "Print one JSON object.")
+  boolean json;
+
+  @Override
+  int run(Kv kv) throws IOException {
+    long entries = 0;
+    Versionstamp newest = null;
+    for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of()), ListOptions.defaults()
+        .batchSize(1000))) {
+      entries++;
+      if (newest == null || e.versionstamp().compareTo(newest) > 0) {
+        newest = e.versionstamp();
+      }
+    }
+    ObjectNode info = Render.JSON.createObjectNode();
+    info.put("engine", db.isRemote() ? "KV Connect" : db.isFile() ? "SQLite" : "memory");
+    info.put("location", db.isFile()
+        ? Path.of(db.location).toAbsolutePath().normalize().toString() : db.location);
+    if (db.isFile()) {
+      info.put("bytes", fileBytes(Path.of(db.location)));
+    }
+    info.put("entries", entries);
+    info.put("newestVersionstamp", newest == null ? null : newest.toString());
+    if (json) {
+      out().println(Render.text(info));
+    } else {
+      info.fields().forEachRemaining(f -> out().println(f.getKey() + ": "
+          + (f.getValue().isNull() ? "(none)" : f.getValue().asText())));
+    }
+    return 0;
+  }
+
+  /** The database file with its write-ahead log and shared-memory index. */
+  private static long fileBytes(Path file) throws IOException {
+    long total = 0;
+    for (String suffix : new String[] {"", "-wal", "-shm"}) {
+      Path p = Path.of(file + suffix);
+      if (Files.exists(p)) {
+        total += Files.size(p);
+      }
+    }
+    return total;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvListIterator;
+import dev.kvasir.ListOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code kvasir list}. */
+@Command(name = "list", mixinStandardHelpOptions = true,
+    description = {"List entries in key order: KEY, VALUE and VERSIONSTAMP columns, or one JSON"
+        + " object per line with --json.",
+        "With --limit, the cursor to continue from is printed on standard error."},
+    footer = {"", "Examples:",
+        "  kvasir list",
+        "  kvasir list --prefix '[\"users\"]' --limit 10",
+        "  kvasir list --prefix '[\"users\"]' --limit 10 --cursor AmJvYgA=",
+        "  kvasir list --start '[\"logs\", 100]' --end '[\"logs\", 200]' --reverse --json"})
+final class ListCommand extends DbCommand {
+  @Mixin Selection selection;
+
+  @Option(names = "--limit", description = "At most this many entries.")
+  Integer limit;
+
+  @Option(names = "--reverse", description = "Largest key first.")
+  boolean reverse;
+
+  @Option(names = "--cursor", description = "Continue after a previous listing's cursor.")
+  String cursor;
+
+  @Option(names = "--json", description = "One JSON object per line (NDJSON).")
+  boolean json;
+
+  @Override
+  int run(Kv kv) {
+    ListOptions options = ListOptions.defaults().reverse(reverse);
+    if (limit != null) {
+      if (limit <= 0) {
+        throw new IllegalArgumentException("--limit must be positive, not " + limit);
+      }
+      options = options.limit(limit);
+    }
+    if (cursor != null) {
+      options = options.cursor(cursor);
+    }
+    KvListIterator entries = kv.list(selection.selector(), options);
+    Render.Table table = new Render.Table(out());
+    int count = 0;
+    for (KvEntry e : entries) {
+      count++;
+      if (json) {
+        out().println(Render.text(Render.entryJson(e)));
+      } else {
+        table.add(KeySyntax.format(e.key()), Render.value(e, false), e.versionstamp().toString());
+      }
+    }
+    table.flush();
+    if (limit != null && count == limit) {
+      err().println("more may follow: --cursor " + entries.cursor());
+    }
+    return 0;
+  }
+}

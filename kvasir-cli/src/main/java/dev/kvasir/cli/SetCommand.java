@@ -1,0 +1,66 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.AtomicOperation;
+import dev.kvasir.CommitResult;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/** {@code kvasir set KEY VALUE}. */
+@Command(name = "set", mixinStandardHelpOptions = true,
+    description = {"Store VALUE at KEY and print the commit's versionstamp.",
+        "VALUE is JSON unless --type says otherwise; quote JSON strings: '\"text\"'."},
+    footer = {"", "Examples:",
+        "  kvasir set '[\"users\", \"alice\"]' '{\"name\": \"Alice\", \"age\": 30}'",
+        "  kvasir set '[\"greeting\"]' hello --type string",
+        "  kvasir set '[\"visits\"]' 0 --type u64",
+        "  kvasir set '[\"session\", 7n]' '\"token\"' --expire-in 30m",
+        "  kvasir set '[\"tags\"]' '{\"$set\": [\"a\", \"b\"]}'",
+        "  kvasir set '[\"users\", \"alice\"]' '{\"age\": 31}' --check 000000000000000a0000"})
+final class SetCommand extends DbCommand {
+  @Parameters(index = "0", paramLabel = "KEY") KvKey key;
+
+  @Parameters(index = "1", paramLabel = "VALUE") String value;
+
+  @Option(names = "--type", defaultValue = "json",
+      description = "How VALUE is read: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}")
+  ValueType type;
+
+  @Option(names = "--expire-in", paramLabel = "DURATION",
+      description = "Delete the entry after this long: 1500 (ms), 30s, 5m, 2h, 1d.")
+  Duration expireIn;
+
+  @Mixin Check check;
+
+  @Override
+  boolean writes() {
+    return true;
+  }
+
+  @Override
+  int run(Kv kv) {
+    Object parsed;
+    try {
+      parsed = type.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    AtomicOperation op = kv.atomic();
+    if (check.present()) {
+      op.check(key, check.versionstamp());
+    }
+    CommitResult r = (expireIn == null ? op.set(key, parsed) : op.set(key, parsed, expireIn))
+        .commit();
+    if (!r.ok()) {
+      throw new Failure("the check failed: " + KeySyntax.format(key) + " "
+          + check.describe() + "; nothing was written");
+    }
+    out().println(r.versionstamp());
+    return 0;
+  }
+}

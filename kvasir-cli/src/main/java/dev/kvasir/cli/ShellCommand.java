@@ -1,0 +1,108 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.Kv;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jline.reader.Candidate;
+import org.jline.reader.Completer;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.ParsedLine;
+import org.jline.reader.UserInterruptException;
+import org.jline.reader.impl.DefaultParser;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code kvasir shell}: the commands interactively, on one open database. */
+@Command(name = "shell", mixinStandardHelpOptions = true,
+    description = {"An interactive prompt for the other commands on one open database, with"
+        + " history (Up/Down, Ctrl-R) and Tab completion of commands and options.",
+        "Ctrl-C stops a running watch or listen; Ctrl-D or 'exit' leaves."},
+    footer = {"", "Example:", "  kvasir shell --db app.sqlite3",
+        "  kvasir> set [\"users\", \"alice\"] '{\"age\": 30}'",
+        "  kvasir> list --prefix [\"users\"]"})
+final class ShellCommand implements Callable<Integer> {
+  @Mixin Database db;
+  @Spec CommandSpec spec;
+
+  @Option(names = "--history", paramLabel = "FILE",
+      defaultValue = "${sys:user.home}/.kvasir_history",
+      description = "Where the command history is kept. Default: ${DEFAULT-VALUE}")
+  Path history;
+
+  @Override
+  public Integer call() throws Exception {
+    try (Terminal terminal = TerminalBuilder.builder().name("kvasir").system(true).build();
+        Kv kv = db.open(true)) {
+      return run(terminal, kv, db, history);
+    }
+  }
+
+  /** The read-run loop on {@code terminal}; separate so tests can give a terminal of theirs. */
+  static int run(Terminal terminal, Kv kv, Database db, Path history) {
+    Kvasir.Session session = new Kvasir.Session(kv, db);
+    CommandLine template = Kvasir.commandLine(new Kvasir(session), terminal.writer(),
+        terminal.writer());
+    DefaultParser parser = new DefaultParser();
+    parser.setEscapeChars(new char[0]); // backslashes belong to JSON, as in a POSIX '…'
+    LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("kvasir")
+        .parser(parser).completer(new Completion(template))
+        .variable(LineReader.HISTORY_FILE, history).build();
+    PrintWriter out = terminal.writer();
+    out.println("Kvasir shell on " + db.location + ". 'help' lists commands, 'exit' leaves.");
+    terminal.handle(Terminal.Signal.INT, signal -> Kvasir.interrupt());
+    while (true) {
+      String line;
+      try {
+        line = reader.readLine("kvasir> ");
+      } catch (UserInterruptException e) {
+        continue; // Ctrl-C at the prompt clears the line
+      } catch (EndOfFileException e) {
+        break;
+      }
+      List<String> words = reader.getParsedLine().words().stream()
+          .filter(w -> !w.isEmpty()).toList();
+      if (words.isEmpty()) {
+        continue;
+      }
+      String command = words.get(0);
+      if (command.equals("exit") || command.equals("quit")) {
+        break;
+      }
+      if (command.equals("shell") || command.equals("serve")) {
+        out.println("error: '" + command + "' does not run inside the shell; run 'kvasir "
+            + command + "' from your terminal");
+        continue;
+      }
+      // A fresh command line per input, so no option leaks into the next one.
+      Kvasir.commandLine(new Kvasir(session), out, out).execute(words.toArray(String[]::new));
+      out.flush();
+    }
+    return 0;
+  }
+
+  /** Completes command names, then the options of the command being typed. */
+  private record Completion(CommandLine cli) implements Completer {
+    @Override
+    public void complete(LineReader reader, ParsedLine line, List<Candidate> candidates) {
+      if (line.wordIndex() == 0) {
+        cli.getSubcommands().keySet().forEach(name -> candidates.add(new Candidate(name)));
+        candidates.add(new Candidate("exit"));
+        return;
+      }
+      CommandLine sub = cli.getSubcommands().get(line.words().get(0));
+      if (sub != null) {
+        sub.getCommandSpec().options().forEach(o -> candidates.add(new Candidate(o.longestName())));
+      }
+    }
+  }
+}

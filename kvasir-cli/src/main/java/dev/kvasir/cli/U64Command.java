@@ -1,0 +1,72 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.AtomicOperation;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvU64;
+import java.math.BigInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code kvasir sum|min|max KEY N}: the KvU64 mutations. Each commits atomically and prints the
+ * value read right after (another writer may have moved it on since).
+ */
+abstract class U64Command extends DbCommand {
+  @Parameters(index = "0", paramLabel = "KEY") KvKey key;
+
+  @Parameters(index = "1", paramLabel = "N", description = "An unsigned 64-bit integer.")
+  BigInteger n;
+
+  abstract void apply(AtomicOperation op, KvU64 operand);
+
+  @Override
+  boolean writes() {
+    return true;
+  }
+
+  @Override
+  int run(Kv kv) {
+    KvU64 operand;
+    try {
+      operand = KvU64.of(n);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("N must be between 0 and 2^64-1, not " + n);
+    }
+    AtomicOperation op = kv.atomic();
+    apply(op, operand);
+    op.commit();
+    out().println(Render.value(kv.get(key), false));
+    return 0;
+  }
+
+  @Command(name = "sum", mixinStandardHelpOptions = true,
+      description = "Add N to the KvU64 at KEY (wrapping at 2^64; a missing key counts as 0).",
+      footer = {"", "Example:", "  kvasir sum '[\"visits\"]' 1"})
+  static final class Sum extends U64Command {
+    @Override
+    void apply(AtomicOperation op, KvU64 operand) {
+      op.sum(key, operand);
+    }
+  }
+
+  @Command(name = "min", mixinStandardHelpOptions = true,
+      description = "Keep the smaller of the KvU64 at KEY and N (a missing key becomes N).",
+      footer = {"", "Example:", "  kvasir min '[\"best-time\"]' 5300"})
+  static final class Min extends U64Command {
+    @Override
+    void apply(AtomicOperation op, KvU64 operand) {
+      op.min(key, operand);
+    }
+  }
+
+  @Command(name = "max", mixinStandardHelpOptions = true,
+      description = "Keep the larger of the KvU64 at KEY and N (a missing key becomes N).",
+      footer = {"", "Example:", "  kvasir max '[\"high-score\"]' 1200"})
+  static final class Max extends U64Command {
+    @Override
+    void apply(AtomicOperation op, KvU64 operand) {
+      op.max(key, operand);
+    }
+  }
+}

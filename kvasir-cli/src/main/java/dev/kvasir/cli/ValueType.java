@@ -1,0 +1,53 @@
+package dev.kvasir.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.kvasir.KvU64;
+import java.math.BigInteger;
+import java.util.Base64;
+
+/** How a VALUE argument is read ({@code --type}). */
+enum ValueType {
+  /** {@link TypedJson}: plain JSON or a tagged form. */
+  json,
+  /** The argument as it is, a string. */
+  string,
+  number,
+  bigint,
+  /** Base64, stored as raw bytes (a Uint8Array in Deno). */
+  bytes,
+  /** An unsigned 64-bit integer, a Deno.KvU64. */
+  u64,
+  /** true or false. */
+  bool;
+
+  /**
+   * The value written in {@code text}.
+   *
+   * @throws IllegalArgumentException naming what was expected
+   */
+  Object parse(String text) {
+    try {
+      return switch (this) {
+        case json -> TypedJson.read(Render.JSON.readTree(text));
+        case string -> text;
+        case number -> Double.parseDouble(text);
+        case bigint -> new BigInteger(text);
+        case bytes -> Base64.getDecoder().decode(text);
+        case u64 -> KvU64.of(new BigInteger(text));
+        case bool -> switch (text) {
+          case "true" -> true;
+          case "false" -> false;
+          default -> throw new IllegalArgumentException("expected true or false");
+        };
+      };
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("'" + text + "' is not JSON (" + e.getOriginalMessage()
+          + "); quote strings as '\"text\"' or pass --type string");
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a " + this);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a valid " + this + " value: "
+          + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,235 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvU64;
+import dev.kvasir.ListSelector;
+import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.server.KvServer;
+import dev.kvasir.testkit.ValueDescriptions;
+import dev.kvasir.testkit.Vectors;
+import dev.kvasir.value.JsValues;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code kvasir} commands from the shaded jar: outputs, exit codes, round trips. */
+class CliIT {
+  @TempDir Path dir;
+  private Jar kvasir;
+
+  @BeforeEach
+  void jar() {
+    kvasir = new Jar(dir);
+  }
+
+  @Test
+  void setGetDelete_withOutputsAndExitCodes() throws Exception {
+    Jar.Run set = kvasir.run("set", "[\"users\", \"alice\"]", "{\"name\": \"Alice\", \"age\": 30}");
+    assertThat(set.exit()).as(set.err()).isZero();
+    assertThat(set.out().trim()).matches("[0-9a-f]{20}");
+    assertThat(kvasir.run("get", "[\"users\", \"alice\"]").out())
+        .isEqualTo("{\"name\":\"Alice\",\"age\":30}\n");
+    assertThat(kvasir.run("get", "[\"users\", \"alice\"]", "--json").out())
+        .isEqualTo("{\"key\":[\"users\",\"alice\"],\"value\":{\"name\":\"Alice\",\"age\":30},"
+            + "\"versionstamp\":\"" + set.out().trim() + "\"}\n");
+    assertThat(kvasir.run("get", "[\"users\", \"alice\"]", "--raw").out().trim())
+        .startsWith("ff10"); // V8 format version 16, as Deno 2.9.6
+    Jar.Run missing = kvasir.run("get", "[\"users\", \"bob\"]");
+    assertThat(missing.exit()).isEqualTo(1);
+    assertThat(missing.err()).contains("no entry at [\"users\", \"bob\"]");
+
+    Jar.Run checked = kvasir.run("set", "[\"users\", \"alice\"]", "1", "--check", "none");
+    assertThat(checked.exit()).isEqualTo(1);
+    assertThat(checked.err()).contains("the check failed").contains("nothing was written");
+    assertThat(kvasir.run("set", "[\"users\", \"alice\"]", "\"v2\"", "--check",
+        set.out().trim()).exit()).isZero();
+
+    assertThat(kvasir.run("delete", "[\"users\", \"alice\"]").exit()).isZero();
+    assertThat(kvasir.run("get", "[\"users\", \"alice\"]").exit()).isEqualTo(1);
+  }
+
+  @Test
+  void badInput_isAUsageError_namingTheProblemAndTheFix() throws Exception {
+    Jar.Run badKey = kvasir.run("get", "[users]");
+    assertThat(badKey.exit()).isEqualTo(2);
+    assertThat(badKey.err()).contains("invalid key [users] at position 2")
+        .contains("Keys look like").contains("kvasir help get");
+    Jar.Run badValue = kvasir.run("set", "[\"a\"]", "hello");
+    assertThat(badValue.exit()).isEqualTo(2);
+    assertThat(badValue.err()).contains("is not JSON").contains("--type string");
+    Jar.Run badTag = kvasir.run("set", "[\"a\"]", "{\"$nope\": 1}");
+    assertThat(badTag.exit()).isEqualTo(2);
+    assertThat(badTag.err()).contains("unknown tag $nope").contains("$object");
+    assertThat(kvasir.run("frobnicate").exit()).isEqualTo(2);
+    Jar.Run noDb = kvasir.run("list", "--db", "missing.sqlite3");
+    assertThat(noDb.exit()).isEqualTo(3);
+    assertThat(noDb.err()).contains("there is no database at missing.sqlite3; check --db");
+    assertThat(Files.exists(dir.resolve("missing.sqlite3"))).isFalse();
+    Jar.Run tooBig = kvasir.run("set", "[\"big\"]", "\"" + "x".repeat(70_000) + "\"");
+    assertThat(tooBig.exit()).isEqualTo(1);
+    assertThat(tooBig.err()).contains("value too large");
+  }
+
+  @Test
+  void typesFlag_u64Arithmetic_count_getMany() throws Exception {
+    assertThat(kvasir.run("set", "[\"n\", 42, 7n, true, b\"AQI=\"]", "123456789012345678901",
+        "--type", "bigint").exit()).isZero();
+    assertThat(kvasir.run("get", "[\"n\", 42, 7n, true, b\"AQI=\"]").out())
+        .isEqualTo("{\"$bigint\":\"123456789012345678901\"}\n");
+    assertThat(kvasir.run("set", "[\"s\"]", "plain text", "--type", "string").exit()).isZero();
+    assertThat(kvasir.run("get", "[\"s\"]").out()).isEqualTo("\"plain text\"\n");
+    assertThat(kvasir.run("set", "[\"b\"]", "AQID", "--type", "bytes").exit()).isZero();
+    assertThat(kvasir.run("get", "[\"b\"]").out()).isEqualTo("{\"$bytes\":\"AQID\"}\n");
+    assertThat(kvasir.run("sum", "[\"visits\"]", "5").out()).isEqualTo("{\"$u64\":\"5\"}\n");
+    assertThat(kvasir.run("sum", "[\"visits\"]", "18446744073709551615").out())
+        .isEqualTo("{\"$u64\":\"4\"}\n"); // wraps at 2^64
+    assertThat(kvasir.run("max", "[\"visits\"]", "9").out()).isEqualTo("{\"$u64\":\"9\"}\n");
+    assertThat(kvasir.run("min", "[\"visits\"]", "3").out()).isEqualTo("{\"$u64\":\"3\"}\n");
+    assertThat(kvasir.run("count").out()).isEqualTo("4\n");
+    assertThat(kvasir.run("get-many", "[\"s\"]", "[\"none\"]").out())
+        .isEqualTo("[\"s\"]     \"plain text\"\n[\"none\"]  (none)\n");
+  }
+
+  @Test
+  void list_selectsPagesAndReverses() throws Exception {
+    try (Kv kv = Kv.open(dir.resolve("kvasir.sqlite3").toString())) {
+      for (int i = 0; i < 5; i++) {
+        kv.set(KvKey.of("item", i), i);
+      }
+      kv.set(KvKey.of("other"), "x");
+    }
+    Jar.Run page = kvasir.run("list", "--prefix", "[\"item\"]", "--limit", "2", "--json");
+    assertThat(page.out().lines()).hasSize(2).allMatch(l -> l.startsWith("{\"key\":[\"item\","));
+    String cursor = page.err().substring(page.err().indexOf("--cursor ") + 9).trim();
+    Jar.Run next = kvasir.run("list", "--prefix", "[\"item\"]", "--cursor", cursor);
+    assertThat(next.out().lines()).extracting(l -> l.substring(0, l.indexOf(']') + 1))
+        .containsExactly("[\"item\", 2]", "[\"item\", 3]", "[\"item\", 4]");
+    Jar.Run reversed = kvasir.run("list", "--start", "[\"item\", 1]", "--end",
+        "[\"item\", 3]", "--reverse");
+    assertThat(reversed.out().lines()).extracting(l -> l.substring(0, l.indexOf(']') + 1))
+        .containsExactly("[\"item\", 2]", "[\"item\", 1]");
+    assertThat(kvasir.run("count", "--prefix", "[\"item\"]").out()).isEqualTo("5\n");
+    Jar.Run info = kvasir.run("info", "--json");
+    assertThat(info.out()).contains("\"engine\":\"SQLite\"").contains("\"entries\":6");
+  }
+
+  @Test
+  void exportThenImport_givesIdenticalEntries_forEveryKeyAndValueVector() throws Exception {
+    try (Kv kv = Kv.open(dir.resolve("kvasir.sqlite3").toString())) {
+      for (Vectors.ValueVector v : Vectors.values()) {
+        kv.set(KvKey.of("v", v.id()), ValueDescriptions.build(v.description()));
+      }
+      for (Vectors.KeyVector k : Vectors.keys()) {
+        if (k.encoded().length > 0) {
+          kv.set(KvKey.decode(k.encoded()), k.id());
+        }
+      }
+      kv.set(KvKey.of("u64"), KvU64.MAX);
+      kv.set(KvKey.of("bytes"), new byte[] {0, 1, 2});
+    }
+    Jar.Run export = kvasir.run("export");
+    assertThat(export.exit()).as(export.err()).isZero();
+    Jar.Run imported = kvasir.runWithInput(export.out().getBytes(StandardCharsets.UTF_8),
+        "import", "--db", "copy.sqlite3");
+    assertThat(imported.exit()).as(imported.err()).isZero();
+    List<KvEntry> original = all("kvasir.sqlite3");
+    List<KvEntry> copy = all("copy.sqlite3");
+    assertThat(copy.stream().map(e -> e.key().toString()).toList())
+        .containsExactlyElementsOf(original.stream().map(e -> e.key().toString()).toList());
+    for (int i = 0; i < original.size(); i++) {
+      KvEntry a = original.get(i);
+      KvEntry b = copy.get(i);
+      assertThat(b.key().encode()).as("key %s", a.key()).isEqualTo(a.key().encode());
+      assertThat(b.encodedValue().encoding()).as("encoding of %s", a.key())
+          .isEqualTo(a.encodedValue().encoding());
+      assertThat(b.encodedValue().bytes()).as("value of %s", a.key())
+          .isEqualTo(a.encodedValue().bytes());
+    }
+  }
+
+  private List<KvEntry> all(String file) {
+    try (Kv kv = Kv.open(dir.resolve(file).toString())) {
+      return kv.list(ListSelector.prefix(KvKey.of())).stream().toList();
+    }
+  }
+
+  @Test
+  void import_stopsAtABadLine_keepsWhatCameBefore_andResumesWithSkip() throws Exception {
+    String lines = "{\"key\":[\"a\"],\"value\":1}\n{\"key\":[\"b\"],\"value\":2}\n"
+        + "{\"key\":[\"c\"],\"value\":{\"$bigint\":\"x\"}}\n{\"key\":[\"d\"],\"value\":4}\n";
+    Path file = dir.resolve("in.ndjson");
+    Files.writeString(file, lines);
+    Jar.Run failed = kvasir.run("import", file.toString());
+    assertThat(failed.exit()).isEqualTo(1);
+    assertThat(failed.err()).contains("import stopped at line 3: $bigint needs an integer")
+        .contains("Lines 1-2 are imported").contains("--skip 2");
+    assertThat(kvasir.run("count").out()).isEqualTo("2\n");
+    Files.writeString(file, lines.replace("{\"$bigint\":\"x\"}", "{\"$bigint\":\"3\"}"));
+    assertThat(kvasir.run("import", file.toString(), "--skip", "2").exit()).isZero();
+    assertThat(kvasir.run("get", "[\"c\"]").out()).isEqualTo("{\"$bigint\":\"3\"}\n");
+    assertThat(kvasir.run("count").out()).isEqualTo("4\n");
+  }
+
+  @Test
+  void watch_printsEachEmission() throws Exception {
+    assertThat(kvasir.run("set", "[\"config\"]", "1").exit()).isZero();
+    Process watch = kvasir.start("watch", "[\"config\"]", "--json", "--count", "2");
+    BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(),
+        StandardCharsets.UTF_8));
+    assertThat(out.readLine()).startsWith("[{\"key\":[\"config\"],\"value\":1,");
+    assertThat(kvasir.run("set", "[\"config\"]", "2").exit()).isZero();
+    assertThat(out.readLine()).startsWith("[{\"key\":[\"config\"],\"value\":2,");
+    assertThat(watch.waitFor()).isZero();
+  }
+
+  @Test
+  void enqueue_thenListen_printsTheMessage() throws Exception {
+    assertThat(kvasir.run("enqueue", "{\"task\": \"email\", \"when\": {\"$date\":"
+        + " \"2024-01-31T12:00:00Z\"}}").exit()).isZero();
+    Jar.Run listen = kvasir.run("listen", "--count", "1");
+    assertThat(listen.exit()).as(listen.err()).isZero();
+    assertThat(listen.out()).isEqualTo("{\"task\":\"email\",\"when\":{\"$date\":"
+        + "\"2024-01-31T12:00:00Z\"}}\n");
+  }
+
+  @Test
+  void remoteDatabase_overKvConnect() throws Exception {
+    String token = "cli-test-token-0123456789";
+    try (var engine = MemoryEngine.open();
+        KvServer server = KvServer.builder(engine).accessToken(token).port(0).start()) {
+      assertThat(kvasir.run("set", "[\"remote\"]", "{\"$map\": [[\"k\", 1]]}", "--db",
+          server.url(), "--access-token", token).exit()).isZero();
+      Object stored = Kv.of(engine).get(KvKey.of("remote")).value();
+      assertThat(JsValues.deepEquals(stored, dev.kvasir.value.JsMap.copyOf(Map.of("k", 1.0))))
+          .isTrue();
+      Jar.Run wrongToken = kvasir.run("get", "[\"remote\"]", "--db", server.url(),
+          "--access-token", "wrong-token-123456");
+      assertThat(wrongToken.exit()).isEqualTo(3);
+      assertThat(wrongToken.err()).contains("Invalid access token");
+    }
+  }
+
+  @Test
+  void helpForEveryCommand_withExamples_andVersion() throws Exception {
+    for (String command : List.of("get", "get-many", "set", "delete", "list", "count", "sum",
+        "min", "max", "watch", "enqueue", "listen", "export", "import", "info", "serve",
+        "shell")) {
+      Jar.Run help = kvasir.run("help", command);
+      assertThat(help.exit()).isZero();
+      assertThat(help.out()).as(command).contains("Usage: kvasir " + command)
+          .contains("Example");
+    }
+    assertThat(kvasir.run("--version").out()).startsWith("kvasir ");
+  }
+}

@@ -1,0 +1,57 @@
+package dev.kvasir.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the shaded {@code kvasir.jar} as a subprocess in a working directory. */
+final class Jar {
+  static final Path JAR = Path.of("target", "kvasir.jar").toAbsolutePath();
+
+  record Run(int exit, String out, String err) {}
+
+  private final Path dir;
+
+  Jar(Path dir) {
+    this.dir = dir;
+  }
+
+  Run run(String... args) throws Exception {
+    return runWithInput(new byte[0], args);
+  }
+
+  Run runWithInput(byte[] stdin, String... args) throws Exception {
+    Process p = start(args);
+    CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> read(p, true));
+    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> read(p, false));
+    try (var in = p.getOutputStream()) {
+      in.write(stdin);
+    }
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("kvasir " + String.join(" ", args) + " did not finish");
+    }
+    return new Run(p.exitValue(), new String(out.get(), StandardCharsets.UTF_8),
+        new String(err.get(), StandardCharsets.UTF_8));
+  }
+
+  Process start(String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        JAR.toString()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).directory(dir.toFile()).start();
+  }
+
+  private static byte[] read(Process p, boolean stdout) {
+    try {
+      return (stdout ? p.getInputStream() : p.getErrorStream()).readAllBytes();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

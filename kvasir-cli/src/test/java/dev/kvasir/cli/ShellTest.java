@@ -1,0 +1,61 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jline.terminal.impl.DumbTerminal;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code kvasir shell} on JLine's dumb terminal fed with typed lines. */
+class ShellTest {
+  @TempDir Path dir;
+
+  private String session(Kv kv, Database db, String typed) throws Exception {
+    ByteArrayOutputStream screen = new ByteArrayOutputStream();
+    try (DumbTerminal terminal = new DumbTerminal("test", "dumb",
+        new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), screen,
+        StandardCharsets.UTF_8)) {
+      assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"))).isZero();
+    }
+    return screen.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void runsCommandsOnTheOpenDatabase_withShellQuoting_andKeepsHistory() throws Exception {
+    Database db = new Database();
+    db.location = ":memory:";
+    try (Kv kv = Kv.open(":memory:")) {
+      String screen = session(kv, db, String.join("\n",
+          "set '[\"users\", \"alice\"]' '{\"age\": 30}'",
+          "get [\"users\",\"alice\"]",
+          "sum [\"n\"] 2",
+          "get [nope]",
+          "serve",
+          "count",
+          "exit", ""));
+      assertThat(screen).contains("{\"age\":30}").contains("{\"$u64\":\"2\"}")
+          .contains("invalid key [nope] at position 2")
+          .contains("'serve' does not run inside the shell");
+      assertThat(kv.get(KvKey.of("users", "alice")).exists()).isTrue();
+      assertThat(screen).as("count of the two entries").contains("kvasir> 2\n");
+    }
+    assertThat(Files.readString(dir.resolve("history"))).contains("sum [\"n\"] 2");
+  }
+
+  @Test
+  void endOfInput_leavesTheShell() throws Exception {
+    Database db = new Database();
+    db.location = ":memory:";
+    try (Kv kv = Kv.open(":memory:")) {
+      assertThat(session(kv, db, "set [\"a\"] 1\n")).contains("Kvasir shell on :memory:");
+      assertThat(kv.get(KvKey.of("a")).value()).isEqualTo(1.0);
+    }
+  }
+}
