@@ -91,7 +91,7 @@ final class ShellCommand implements Callable<Integer> {
   }
 
   /** Completes command names, then the options of the command being typed. */
-  private record Completion(CommandLine cli) implements Completer {
+  record Completion(CommandLine cli) implements Completer {
     @Override
     public void complete(LineReader reader, ParsedLine line, List<Candidate> candidates) {
       if (line.wordIndex() == 0) {

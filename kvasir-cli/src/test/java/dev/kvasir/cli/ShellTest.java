@@ -9,6 +9,10 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jline.reader.Candidate;
+import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.impl.DumbTerminal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,5 +61,19 @@ class ShellTest {
       assertThat(session(kv, db, "set [\"a\"] 1\n")).contains("Kvasir shell on :memory:");
       assertThat(kv.get(KvKey.of("a")).value()).isEqualTo(1.0);
     }
+  }
+
+  @Test
+  void tabCompletes_commandNames_thenTheCommandsOptions() {
+    var completion = new ShellCommand.Completion(Kvasir.commandLine(new Kvasir(),
+        new java.io.PrintWriter(System.out), new java.io.PrintWriter(System.err)));
+    DefaultParser parser = new DefaultParser();
+    List<Candidate> commands = new ArrayList<>();
+    completion.complete(null, parser.parse("li", 2), commands);
+    assertThat(commands).extracting(Candidate::value).contains("list", "listen", "get", "exit");
+    List<Candidate> options = new ArrayList<>();
+    completion.complete(null, parser.parse("list --", 7), options);
+    assertThat(options).extracting(Candidate::value)
+        .contains("--prefix", "--limit", "--reverse", "--cursor", "--json", "--db");
   }
 }
