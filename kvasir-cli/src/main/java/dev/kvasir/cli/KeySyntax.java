@@ -215,7 +215,9 @@ final class KeySyntax {
 
   private static String formatPart(KeyPart part) {
     if (part instanceof KeyPart.Str s) {
-      return quote(s.value());
+      StringBuilder quoted = new StringBuilder();
+      JsFormat.appendQuoted(quoted, s.value());
+      return quoted.toString();
     } else if (part instanceof KeyPart.Num n) {
       double d = n.value();
       return Double.isNaN(d) || Double.isInfinite(d) || d == 0 && 1 / d < 0
@@ -227,35 +229,5 @@ final class KeySyntax {
     } else {
       return String.valueOf(((KeyPart.Bool) part).value());
     }
-  }
-
-  /** A JSON string literal. */
-  static String quote(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || Character.isSurrogate(c) && !validPair(s, i)) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
-  }
-
-  private static boolean validPair(String s, int i) {
-    char c = s.charAt(i);
-    return Character.isHighSurrogate(c) ? i + 1 < s.length()
-        && Character.isLowSurrogate(s.charAt(i + 1))
-        : i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
   }
 }
