@@ -137,11 +137,19 @@ final class ForeignCommits {
     }
   }
 
+  /** Stops polling and waits for the poll's connection to close, unless called from it. */
   void close() {
     synchronized (this) {
       closed = true;
       notifyAll();
     }
     thread.interrupt();
+    if (Thread.currentThread() != thread) {
+      try {
+        thread.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

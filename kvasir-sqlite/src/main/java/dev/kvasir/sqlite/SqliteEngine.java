@@ -56,6 +56,7 @@ public final class SqliteEngine implements KvEngine {
   private final Shared shared;
   private final SqliteQueue queue;
   private final ScheduledExecutorService timer;
+  private volatile Thread timerThread;
   private final Random random = new Random();
   private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
   private ScheduledFuture<?> nextSweep;
@@ -71,6 +72,7 @@ public final class SqliteEngine implements KvEngine {
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "kvasir-sqlite-timer " + config.path());
       t.setDaemon(true);
+      timerThread = t;
       return t;
     });
     this.queue = new SqliteQueue(this, writer, shared, timer, random);
@@ -310,6 +312,14 @@ public final class SqliteEngine implements KvEngine {
     watches.forEach(NotifiedWatch::close);
     queue.close();
     timer.shutdownNow();
+    // A sweep in progress finishes first: once close returns, nothing touches the file.
+    if (Thread.currentThread() != timerThread) {
+      try {
+        timer.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     writer.close();
     if (readers != null) {
       readers.close();
