@@ -21,19 +21,15 @@ final class Selection {
    * an end.
    */
   ListSelector selector() {
-    if (prefix == null && (start == null) != (end == null)) {
-      // A start alone or an end alone is within the empty prefix.
-      ListSelector all = ListSelector.prefix(KvKey.of());
-      return start != null ? all.withStart(start) : all.withEnd(end);
-    }
-    if (prefix == null && start != null) {
+    if (start != null && end != null) {
+      if (prefix != null) {
+        throw new IllegalArgumentException("--prefix goes with --start or --end, not both (as in"
+            + " Deno); use --start and --end alone for a range");
+      }
       return ListSelector.range(start, end);
     }
+    // A start or an end alone lies within the prefix, the empty one by default.
     ListSelector selector = ListSelector.prefix(prefix == null ? KvKey.of() : prefix);
-    if (start != null && end != null) {
-      throw new IllegalArgumentException("--prefix goes with --start or --end, not both (as in"
-          + " Deno); use --start and --end alone for a range");
-    }
     return start != null ? selector.withStart(start) : end != null ? selector.withEnd(end)
         : selector;
   }

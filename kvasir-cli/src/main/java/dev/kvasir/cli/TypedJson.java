@@ -212,6 +212,11 @@ final class TypedJson {
     } else if (isTagged(json)) {
       return tag(json.fieldNames().next(), json.elements().next());
     }
+    return object(json);
+  }
+
+  /** A JS object, its properties in the order given. */
+  private static Map<String, Object> object(JsonNode json) {
     Map<String, Object> out = new LinkedHashMap<>();
     json.fields().forEachRemaining(e -> out.put(e.getKey(), value(e.getValue())));
     return out;
@@ -264,14 +269,11 @@ final class TypedJson {
         array(body, tag).forEach(item -> set.add(value(item)));
         return set;
       }
-      case "$object": {
+      case "$object":
         if (!body.isObject()) {
           throw new IllegalArgumentException("$object needs an object");
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        body.fields().forEachRemaining(e -> out.put(e.getKey(), value(e.getValue())));
-        return out;
-      }
+        return object(body);
       case "$v8":
         throw new IllegalArgumentException("$v8 stands only for a whole value, not inside one");
       default:
