@@ -1,0 +1,70 @@
+package dev.kvasir.dag;
+
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.store.Block;
+import dev.kvasir.dag.store.Blockstore;
+import dev.kvasir.dag.store.CorruptBlockException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Loads shards from a blockstore through a small LRU cache of decoded shards (bounded by their
+ * encoded bytes). The cache holds blocks only, never a key prefix: identical blocks reachable
+ * under different prefixes are one immutable value (unlike pail's decode cache, E1).
+ */
+final class ShardLoader {
+  /** A shard and the block it was decoded from (or encoded into). */
+  record Loaded(Block block, Shard shard) {}
+
+  private static final long CACHE_BYTES = 64L << 20;
+
+  private final Blockstore store;
+  private final LinkedHashMap<Cid, Loaded> cache = new LinkedHashMap<>(64, 0.75f, true);
+  private long cachedBytes;
+
+  ShardLoader(Blockstore store) {
+    this.store = store;
+  }
+
+  Blockstore store() {
+    return store;
+  }
+
+  Loaded load(Cid cid) {
+    synchronized (cache) {
+      Loaded hit = cache.get(cid);
+      if (hit != null) {
+        return hit;
+      }
+    }
+    if (cid.codec() != Cid.DAG_CBOR) {
+      throw new CorruptBlockException(cid, "not a pail shard: codec 0x"
+          + Long.toHexString(cid.codec()) + " is not dag-cbor (0x71)");
+    }
+    Block block = store.require(cid);
+    Loaded loaded = new Loaded(block, Shard.decode(block));
+    remember(loaded);
+    return loaded;
+  }
+
+  /** Encodes a new shard into a block and caches the pair. */
+  Loaded encode(Shard shard) {
+    Loaded loaded = new Loaded(shard.toBlock(), shard);
+    remember(loaded);
+    return loaded;
+  }
+
+  private void remember(Loaded loaded) {
+    synchronized (cache) {
+      if (cache.put(loaded.block().cid(), loaded) == null) {
+        cachedBytes += loaded.block().size();
+      }
+      var it = cache.entrySet().iterator();
+      while (cachedBytes > CACHE_BYTES && it.hasNext()) {
+        Map.Entry<Cid, Loaded> eldest = it.next();
+        cachedBytes -= eldest.getValue().block().size();
+        it.remove();
+      }
+    }
+  }
+}

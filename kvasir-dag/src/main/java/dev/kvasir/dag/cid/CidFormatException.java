@@ -1,0 +1,10 @@
+package dev.kvasir.dag.cid;
+
+/** Text or bytes that are not a CID this library can read; the message says which and why. */
+public final class CidFormatException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  public CidFormatException(String message) {
+    super(message);
+  }
+}

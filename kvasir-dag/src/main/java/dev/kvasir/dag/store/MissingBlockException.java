@@ -1,0 +1,21 @@
+package dev.kvasir.dag.store;
+
+import dev.kvasir.dag.cid.Cid;
+
+/**
+ * A block the DAG links to is not in the store. Never means "no such key": the data is
+ * incomplete, so no answer about the key can be given.
+ */
+public final class MissingBlockException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  private final transient Cid cid;
+
+  public MissingBlockException(Cid cid) {
+    super("block " + cid + " is missing from the blockstore");
+    this.cid = cid;
+  }
+
+  public Cid cid() {
+    return cid;
+  }
+}
