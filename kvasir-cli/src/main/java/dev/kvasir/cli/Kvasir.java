@@ -3,8 +3,13 @@ package dev.kvasir.cli;
 import dev.kvasir.Kv;
 import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
+import dev.kvasir.dag.ShardLimitException;
+import dev.kvasir.dag.store.CorruptBlockException;
+import dev.kvasir.dag.store.MissingBlockException;
+import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -31,7 +36,8 @@ import picocli.CommandLine.Command;
         DeleteCommand.class, ListCommand.class, CountCommand.class, U64Command.Sum.class,
         U64Command.Min.class, U64Command.Max.class, WatchCommand.class, EnqueueCommand.class,
         ListenCommand.class, ExportCommand.class, ImportCommand.class, InfoCommand.class,
-        ServeCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
+        ServeCommand.class, ShellCommand.class, DagCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Kvasir {
   static final int FAILED = 1;
   static final int USAGE = 2;
@@ -96,7 +102,7 @@ public final class Kvasir {
 
   static int exitCode(Exception e) {
     if (e instanceof Failure || e instanceof dev.kvasir.KvLimitException
-        || e instanceof dev.kvasir.KvTypeException) {
+        || e instanceof dev.kvasir.KvTypeException || e instanceof ShardLimitException) {
       return FAILED;
     }
     if (e instanceof IllegalArgumentException) {
@@ -106,7 +112,10 @@ public final class Kvasir {
   }
 
   private static String message(Exception e) {
-    if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException) {
+    if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException
+        || e instanceof ShardLimitException || e instanceof CorruptBlockException
+        || e instanceof MissingBlockException || e instanceof IOException
+        || e instanceof UncheckedIOException) {
       return e.getMessage();
     }
     return e.toString(); // unexpected: the type helps whoever reads the report
