@@ -19,7 +19,7 @@ import java.util.List;
  *   <li>E4: a candidate never ends between the two halves of a surrogate pair.</li>
  * </ul>
  * Whenever a single split suffices and no surrogate pair is involved, the result is
- * identical to the reference.
+ * identical to the reference; {@link PailOptions#oneSplitPerPut} restores the first one.
  */
 final class Splitter {
   private final int maxShardSize;
