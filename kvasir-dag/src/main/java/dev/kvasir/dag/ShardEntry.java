@@ -16,7 +16,7 @@ public final class ShardEntry {
   private final String key;
   private final Cid link;
   private final Cid data;
-  private byte[] encoded;
+  private volatile byte[] encoded; // computed once, published safely to other threads
 
   private ShardEntry(String key, Cid link, Cid data) {
     this.key = Objects.requireNonNull(key, "key");
