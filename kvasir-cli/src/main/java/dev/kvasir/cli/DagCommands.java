@@ -2,15 +2,15 @@ package dev.kvasir.cli;
 
 import dev.kvasir.dag.EntriesQuery;
 import dev.kvasir.dag.KeyChange;
+import dev.kvasir.dag.Pail;
 import dev.kvasir.dag.PailDiff;
 import dev.kvasir.dag.PailUpdate;
 import dev.kvasir.dag.ShardEntry;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Car;
+import dev.kvasir.dag.store.OverlayBlockstore;
 import dev.kvasir.value.JsFormat;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -198,15 +198,17 @@ final class DagCommands {
     @Override
     public Integer call() throws Exception {
       DagStore store = open(true);
+      Pail pail = store.pail();
       Cid otherRoot;
       if (other.startsWith("baf") || other.startsWith("Qm")) {
         otherRoot = Cid.parse(other);
       } else {
+        // Read both stores as one; diff writes nothing, so neither store changes.
         DagStore theirs = DagStore.open(Path.of(other), dag.options(), true);
         otherRoot = theirs.root();
-        copyReachable(theirs, store, otherRoot);
+        pail = Pail.open(new OverlayBlockstore(store.blocks(), theirs.blocks()), dag.options());
       }
-      PailDiff diff = store.pail().diff(store.root(), otherRoot);
+      PailDiff diff = pail.diff(store.root(), otherRoot);
       for (KeyChange k : diff.keys()) {
         out().println(k.before() == null ? "+ " + k.key() + " " + k.after()
             : k.after() == null ? "- " + k.key() + " " + k.before()
@@ -215,13 +217,6 @@ final class DagCommands {
       spec.commandLine().getErr().println(diff.keys().size() + " keys differ; shards: "
           + diff.additions().size() + " added, " + diff.removals().size() + " removed");
       return 0;
-    }
-
-    /** Copies the other pail's blocks in (content-addressed, so nothing is overwritten). */
-    private static void copyReachable(DagStore from, DagStore into, Cid root) throws Exception {
-      ByteArrayOutputStream car = new ByteArrayOutputStream();
-      Car.export(from.blocks(), root, car);
-      Car.load(new ByteArrayInputStream(car.toByteArray()), into.blocks());
     }
   }
 

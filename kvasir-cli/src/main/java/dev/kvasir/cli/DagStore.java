@@ -7,6 +7,7 @@ import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.Car;
 import dev.kvasir.dag.store.DirectoryBlockstore;
 import dev.kvasir.dag.store.MemoryBlockstore;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -80,29 +81,31 @@ final class DagStore {
   /** Makes {@code newRoot} current and durable. */
   void save(Cid newRoot) throws IOException {
     root = newRoot;
-    Path parent = path.toAbsolutePath().getParent();
     if (car) {
-      Files.createDirectories(parent);
-      Path temp = Files.createTempFile(parent, ".pail-", ".car");
-      try {
-        try (OutputStream out = Files.newOutputStream(temp)) {
-          Car.export(blocks, root, out);
-        }
-        Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+      replace(path, out -> Car.export(blocks, root, out));
     } else {
-      Files.createDirectories(path);
-      Path temp = Files.createTempFile(path, ".root-", "");
-      try {
-        Files.writeString(temp, root + "\n", StandardCharsets.UTF_8);
-        Files.move(temp, path.resolve("ROOT"), StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
-      } finally {
-        Files.deleteIfExists(temp);
+      replace(path.resolve("ROOT"), out -> out.write((root + "\n")
+          .getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  private interface Writer {
+    void write(OutputStream out) throws IOException;
+  }
+
+  /** Writes a temporary file beside {@code target}, flushes it to disk, renames it over. */
+  private static void replace(Path target, Writer writer) throws IOException {
+    Path parent = Files.createDirectories(target.toAbsolutePath().getParent());
+    Path temp = Files.createTempFile(parent, ".incoming-", "");
+    try {
+      try (FileOutputStream out = new FileOutputStream(temp.toFile())) {
+        writer.write(out);
+        out.getFD().sync();
       }
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(temp);
     }
   }
 }

@@ -2,8 +2,8 @@ package dev.kvasir.dag;
 
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
-import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.MemoryBlockstore;
+import dev.kvasir.dag.store.OverlayBlockstore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,7 +24,7 @@ public final class Batch {
   Batch(Pail base, Cid from) {
     this.base = base;
     this.from = from;
-    this.staged = Pail.open(new Overlay(scratch, base.store()), base.options());
+    this.staged = Pail.open(new OverlayBlockstore(scratch, base.store()), base.options());
     this.root = from;
   }
 
@@ -56,24 +56,5 @@ public final class Batch {
       base.store().put(b);
     }
     return new PailUpdate(root, additions, diff.removals());
-  }
-
-  /** Reads new blocks from the scratch store first, then from the pail's store. */
-  private record Overlay(Blockstore top, Blockstore under) implements Blockstore {
-    @Override
-    public Block get(Cid cid) {
-      Block b = top.get(cid);
-      return b != null ? b : under.get(cid);
-    }
-
-    @Override
-    public void put(Block block) {
-      top.put(block);
-    }
-
-    @Override
-    public void delete(Cid cid) {
-      top.delete(cid);
-    }
   }
 }

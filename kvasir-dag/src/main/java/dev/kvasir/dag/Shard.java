@@ -65,11 +65,17 @@ public final class Shard {
   public int encodedSize() {
     int s = size;
     if (s < 0) {
-      s = Cbor.headSize(entries.size());
-      for (ShardEntry e : entries) {
-        s += e.encoded().length;
-      }
+      s = sizeOf(entries);
       size = s;
+    }
+    return s;
+  }
+
+  /** The encoded length of a shard holding {@code entries}. */
+  static int sizeOf(List<ShardEntry> entries) {
+    int s = Cbor.headSize(entries.size());
+    for (ShardEntry e : entries) {
+      s += e.encoded().length;
     }
     return s;
   }

@@ -1,6 +1,5 @@
 package dev.kvasir.dag;
 
-import dev.kvasir.dag.cbor.Cbor;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,7 +40,7 @@ final class Splitter {
    */
   Shard fit(List<ShardEntry> entries, int base) {
     int size;
-    while ((size = size(entries)) > maxShardSize) {
+    while ((size = Shard.sizeOf(entries)) > maxShardSize) {
       int[] range = commonPrefixRange(entries, base);
       if (range == null) {
         throw new ShardLimitException(size, maxShardSize);
@@ -119,13 +118,5 @@ final class Splitter {
       len--;
     }
     return len;
-  }
-
-  static int size(List<ShardEntry> entries) {
-    int s = Cbor.headSize(entries.size());
-    for (ShardEntry e : entries) {
-      s += e.encoded().length;
-    }
-    return s;
   }
 }

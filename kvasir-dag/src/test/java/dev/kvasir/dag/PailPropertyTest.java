@@ -120,16 +120,7 @@ class PailPropertyTest {
   private static void checkDiffs(Pail pail, List<Cid> history, List<TreeMap<String, Cid>> m) {
     for (int i = 0; i + 1 < history.size(); i++) {
       for (int j : new int[] {i + 1, history.size() - 1}) {
-        List<KeyChange> expected = new ArrayList<>();
-        TreeMap<String, Cid> all = new TreeMap<>(m.get(i));
-        all.putAll(m.get(j));
-        for (String k : all.keySet()) {
-          Cid before = m.get(i).get(k);
-          Cid after = m.get(j).get(k);
-          if (before == null ? after != null : !before.equals(after)) {
-            expected.add(new KeyChange(k, before, after));
-          }
-        }
+        List<KeyChange> expected = ScenarioReplay.changes(m.get(i), m.get(j));
         PailDiff diff = pail.diff(history.get(i), history.get(j));
         assertThat(diff.keys()).isEqualTo(expected);
         assertThat(diff.additions().isEmpty() && diff.removals().isEmpty())

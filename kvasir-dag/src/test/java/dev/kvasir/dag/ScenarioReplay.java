@@ -249,6 +249,11 @@ final class ScenarioReplay {
     pail.entries(a).forEach(e -> before.put(e.key(), e.value()));
     TreeMap<String, Cid> after = new TreeMap<>();
     pail.entries(b).forEach(e -> after.put(e.key(), e.value()));
+    return changes(before, after);
+  }
+
+  /** The key changes from one model to another, ascending by key. */
+  static List<KeyChange> changes(TreeMap<String, Cid> before, TreeMap<String, Cid> after) {
     Set<String> keys = new TreeSet<>(before.keySet());
     keys.addAll(after.keySet());
     List<KeyChange> out = new ArrayList<>();

@@ -21,36 +21,36 @@ public final class Car {
    * Writes {@code root} and every block reachable from it (depth first, each once) as a CAR
    * with that single root. Links of DAG-CBOR blocks are followed; a linked block of another
    * codec (user data such as raw values) is included when the store has it and skipped when
-   * not. Returns the number of blocks written.
+   * not. Returns the number of blocks written; the stream is flushed, not closed.
    *
    * @throws MissingBlockException if a linked DAG-CBOR block is missing
    */
   public static long export(Blockstore store, Cid root, OutputStream out) throws IOException {
     long written = 0;
-    try (CarWriter car = new CarWriter(out, List.of(root))) {
-      Set<Cid> seen = new HashSet<>();
-      Deque<Cid> todo = new ArrayDeque<>();
-      todo.push(root);
-      while (!todo.isEmpty()) {
-        Cid cid = todo.pop();
-        if (!seen.add(cid)) {
-          continue;
-        }
-        Block block = cid.codec() == Cid.DAG_CBOR ? store.require(cid) : store.get(cid);
-        if (block == null) {
-          continue;
-        }
-        car.write(block);
-        written++;
-        if (cid.codec() == Cid.DAG_CBOR) {
-          List<Cid> links = new ArrayList<>();
-          collectLinks(DagCbor.decode(block.bytes()), links);
-          for (int i = links.size() - 1; i >= 0; i--) {
-            todo.push(links.get(i));
-          }
+    CarWriter car = new CarWriter(out, List.of(root));
+    Set<Cid> seen = new HashSet<>();
+    Deque<Cid> todo = new ArrayDeque<>();
+    todo.push(root);
+    while (!todo.isEmpty()) {
+      Cid cid = todo.pop();
+      if (!seen.add(cid)) {
+        continue;
+      }
+      Block block = cid.codec() == Cid.DAG_CBOR ? store.require(cid) : store.get(cid);
+      if (block == null) {
+        continue;
+      }
+      car.write(block);
+      written++;
+      if (cid.codec() == Cid.DAG_CBOR) {
+        List<Cid> links = new ArrayList<>();
+        collectLinks(DagCbor.decode(block.bytes()), links);
+        for (int i = links.size() - 1; i >= 0; i--) {
+          todo.push(links.get(i));
         }
       }
     }
+    out.flush();
     return written;
   }
 
