@@ -2,8 +2,10 @@ package dev.kvasir.spi;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * In-process change notification for watches: an engine calls {@link #changed} after each commit
@@ -38,6 +40,18 @@ public final class KeyNotifier {
       Set<Subscription> subs = byKey.get(k);
       if (subs != null) {
         subs.forEach(Subscription::signal);
+      }
+    }
+  }
+
+  /**
+   * Wakes the subscriptions of every watched key that {@code test} accepts, for changes known
+   * only by a digest of their keys (e.g. from another process).
+   */
+  public void changedWhere(Predicate<RawKey> test) {
+    for (Map.Entry<RawKey, Set<Subscription>> e : byKey.entrySet()) {
+      if (test.test(e.getKey())) {
+        e.getValue().forEach(Subscription::signal);
       }
     }
   }

@@ -5,6 +5,7 @@ import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
 import dev.kvasir.spi.Mutation;
+import dev.kvasir.spi.QueueJson;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.Sums;
 import dev.kvasir.value.EncodedValue;

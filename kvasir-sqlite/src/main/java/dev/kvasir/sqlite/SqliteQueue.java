@@ -2,6 +2,7 @@ package dev.kvasir.sqlite;
 
 import dev.kvasir.KvClosedException;
 import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.QueueJson;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.ValueEncoding;

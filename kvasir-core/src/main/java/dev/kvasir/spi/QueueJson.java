@@ -1,18 +1,18 @@
-package dev.kvasir.sqlite;
+package dev.kvasir.spi;
 
 import dev.kvasir.KvDecodeException;
-import dev.kvasir.spi.RawKey;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The JSON text denokv keeps in queue rows (reference/denokv.md §5): the backoff schedule as
- * {@code [100,1000]} and keysIfUndelivered as arrays of byte values, {@code [[2,100,0]]}.
+ * {@code [100,1000]} and keysIfUndelivered as arrays of byte values, {@code [[2,100,0]]}. Shared
+ * by the engines that store queue rows.
  */
-final class QueueJson {
+public final class QueueJson {
   private QueueJson() {}
 
-  static String backoff(List<Integer> intervals) {
+  public static String backoff(List<Integer> intervals) {
     StringBuilder sb = new StringBuilder("[");
     for (int i = 0; i < intervals.size(); i++) {
       sb.append(i == 0 ? "" : ",").append(intervals.get(i));
@@ -20,7 +20,7 @@ final class QueueJson {
     return sb.append(']').toString();
   }
 
-  static String keys(List<RawKey> keys) {
+  public static String keys(List<RawKey> keys) {
     StringBuilder sb = new StringBuilder("[");
     for (int i = 0; i < keys.size(); i++) {
       sb.append(i == 0 ? "[" : ",[");
@@ -33,7 +33,7 @@ final class QueueJson {
     return sb.append(']').toString();
   }
 
-  static List<Integer> parseBackoff(String json) {
+  public static List<Integer> parseBackoff(String json) {
     List<Integer> out = new ArrayList<>();
     for (long n : numbers(json, 1).get(0)) {
       out.add((int) n);
@@ -41,7 +41,7 @@ final class QueueJson {
     return out;
   }
 
-  static List<RawKey> parseKeys(String json) {
+  public static List<RawKey> parseKeys(String json) {
     List<RawKey> out = new ArrayList<>();
     for (long[] key : numbers(json, 2)) {
       byte[] b = new byte[key.length];

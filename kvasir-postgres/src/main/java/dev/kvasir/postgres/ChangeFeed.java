@@ -1,0 +1,106 @@
+package dev.kvasir.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.function.Consumer;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Hears the commits of other instances: a daemon thread holds one connection that {@code
+ * LISTEN}s on the schema's channel and hands each notification to {@code onNotification}. If the
+ * connection drops, notifications sent meanwhile are lost, so after every (re)connection {@code
+ * onResync} runs: watchers read their keys again and queue listeners look again (the fallback
+ * poll). Started on first interest, so an instance that never watches holds no extra connection.
+ */
+final class ChangeFeed implements AutoCloseable {
+  private static final int WAIT_MS = 500;
+
+  private final Database db;
+  private final Sql sql;
+  private final Consumer<Notification> onNotification;
+  private final Runnable onResync;
+  private Thread thread; // guarded by this
+  private volatile boolean closed;
+  private volatile boolean listening;
+
+  ChangeFeed(Database db, Sql sql, Consumer<Notification> onNotification, Runnable onResync) {
+    this.db = db;
+    this.sql = sql;
+    this.onNotification = onNotification;
+    this.onResync = onResync;
+  }
+
+  /** Starts listening, if not yet started. */
+  synchronized void start() {
+    if (thread == null && !closed) {
+      thread = new Thread(this::run, "kvasir-postgres-listen " + sql.schema);
+      thread.setDaemon(true);
+      thread.start();
+    }
+  }
+
+  /** Whether the listening connection is up (for tests and diagnostics). */
+  boolean listening() {
+    return listening;
+  }
+
+  private void run() {
+    for (int tries = 0; !closed; ) {
+      try (Connection c = db.connection()) {
+        try (Statement s = c.createStatement()) {
+          s.execute("listen " + sql.channel);
+        }
+        listening = true;
+        tries = 0;
+        onResync.run(); // whatever happened before LISTEN took effect is looked at now
+        PGConnection pg = c.unwrap(PGConnection.class);
+        while (!closed) {
+          PGNotification[] received = pg.getNotifications(WAIT_MS);
+          if (received == null) {
+            continue;
+          }
+          for (PGNotification n : received) {
+            Notification parsed = Notification.parse(n.getParameter());
+            if (parsed != null) {
+              onNotification.accept(parsed);
+            }
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        listening = false;
+        if (!closed) {
+          onResync.run(); // something may have changed unannounced; look now and after reconnect
+          sleep(tries++);
+        }
+      }
+    }
+    listening = false;
+  }
+
+  private static void sleep(int tries) {
+    try {
+      Thread.sleep(Math.min(2_000, 100L << Math.min(tries, 5)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops listening and returns the connection. */
+  @Override
+  public void close() {
+    Thread t;
+    synchronized (this) {
+      closed = true;
+      t = thread;
+    }
+    if (t != null && t != Thread.currentThread()) {
+      try {
+        t.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.Check;
+import dev.kvasir.spi.Enqueue;
+import dev.kvasir.spi.Mutation;
+import dev.kvasir.spi.QueueJson;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.Sums;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.ValueEncoding;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Applies one atomic write inside the writer's transaction, in denokv's order (reference §4):
+ * checks, new version, mutations, enqueues. An exception (a sum on a string) makes the writer
+ * roll the transaction back and run the batch again without this write.
+ */
+final class Commits {
+  private Commits() {}
+
+  /** The commit's versionstamp, the keys it wrote and its earliest expiry. */
+  record Applied(Versionstamp versionstamp, List<RawKey> keys, long earliestExpiry) {}
+
+  static Optional<Applied> apply(Tx tx, AtomicWrite write, Random random) throws SQLException {
+    long now = System.currentTimeMillis();
+    if (!checksHold(tx, write.checks(), now)) {
+      return Optional.empty();
+    }
+    long version = tx.nextVersion(1 + random.nextInt(9));
+    Versionstamp stamp = Versionstamp.ofVersion(version);
+    List<RawKey> keys = new ArrayList<>(write.mutations().size());
+    long earliestExpiry = Long.MAX_VALUE;
+    Mutations batch = new Mutations(tx);
+    for (Mutation m : write.mutations()) {
+      if (m instanceof Mutation.Set s) {
+        earliestExpiry = Math.min(earliestExpiry, batch.set(s.key(), s.value(), version,
+            s.expireAt()));
+        keys.add(s.key());
+      } else if (m instanceof Mutation.SetVersionstampedKey s) {
+        RawKey key = s.keyFor(stamp);
+        earliestExpiry = Math.min(earliestExpiry, batch.set(key, s.value(), version,
+            s.expireAt()));
+        keys.add(key);
+      } else if (m instanceof Mutation.Delete d) {
+        batch.delete(d.key());
+        keys.add(d.key());
+      } else {
+        batch.flush(); // the sum must see the writes before it
+        EncodedValue current = live(tx, m.key(), now);
+        batch.set(m.key(), Sums.apply(m, current), version, null);
+        keys.add(m.key());
+      }
+    }
+    batch.flush();
+    for (Enqueue e : write.enqueues()) {
+      enqueue(tx, e);
+    }
+    tx.changed(keys);
+    if (!write.enqueues().isEmpty()) {
+      tx.enqueued();
+    }
+    if (earliestExpiry != Long.MAX_VALUE) {
+      tx.expiring();
+    }
+    return Optional.of(new Applied(stamp, keys, earliestExpiry));
+  }
+
+  /** Reads every checked key in one statement and compares versions. */
+  private static boolean checksHold(Tx tx, List<Check> checks, long now) throws SQLException {
+    if (checks.isEmpty()) {
+      return true;
+    }
+    Map<RawKey, Versionstamp> current = new HashMap<>();
+    PreparedStatement p = tx.prepare(tx.sql.liveVersions);
+    byte[][] keys = new byte[checks.size()][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = checks.get(i).key().bytes();
+    }
+    p.setArray(1, tx.connection.createArrayOf("bytea", keys));
+    p.setLong(2, now);
+    try (ResultSet r = p.executeQuery()) {
+      while (r.next()) {
+        current.put(RawKey.of(r.getBytes(1)), Versionstamp.ofVersion(r.getLong(2)));
+      }
+    }
+    for (Check check : checks) {
+      if (!Objects.equals(current.get(check.key()), check.versionstamp())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The live value of {@code key} in this transaction, or {@code null}. */
+  static EncodedValue live(Tx tx, RawKey key, long now) throws SQLException {
+    PreparedStatement p = tx.prepare(tx.sql.get);
+    p.setBytes(1, key.bytes());
+    p.setLong(2, now);
+    try (ResultSet r = p.executeQuery()) {
+      return r.next() ? EncodedValue.of(ValueEncoding.ofCode(r.getInt(3)), r.getBytes(2)) : null;
+    }
+  }
+
+  static void enqueue(Tx tx, Enqueue e) throws SQLException {
+    PreparedStatement p = tx.prepare(tx.sql.queueAdd);
+    p.setLong(1, e.deadline().toEpochMilli());
+    p.setString(2, UUID.randomUUID().toString());
+    p.setBytes(3, e.payload().bytes());
+    // The same JSON as denokv's queue rows (reference §5), default schedule written out.
+    p.setString(4, QueueJson.backoff(e.effectiveBackoff()));
+    p.setString(5, QueueJson.keys(e.keysIfUndelivered()));
+    p.executeUpdate();
+  }
+
+  /**
+   * Consecutive sets, or consecutive deletes, sent to the server as one JDBC batch (one round
+   * trip); switching kinds flushes, so the mutations apply in order.
+   */
+  static final class Mutations {
+    private final Tx tx;
+    private PreparedStatement pending;
+
+    Mutations(Tx tx) {
+      this.tx = tx;
+    }
+
+    /** Upserts a row; returns its expiry in epoch ms, or {@code Long.MAX_VALUE} for none. */
+    long set(RawKey key, EncodedValue value, long version, Instant expireAt)
+        throws SQLException {
+      PreparedStatement p = switchTo(tx.sql.set);
+      p.setBytes(1, key.bytes());
+      p.setBytes(2, value.bytes());
+      p.setInt(3, value.encoding().code());
+      p.setLong(4, version);
+      p.setLong(5, expireAt == null ? -1 : expireAt.toEpochMilli());
+      add(p);
+      return expireAt == null ? Long.MAX_VALUE : expireAt.toEpochMilli();
+    }
+
+    void delete(RawKey key) throws SQLException {
+      PreparedStatement p = switchTo(tx.sql.delete);
+      p.setBytes(1, key.bytes());
+      add(p);
+    }
+
+    private PreparedStatement switchTo(String text) throws SQLException {
+      PreparedStatement p = tx.prepare(text);
+      if (pending != null && pending != p) {
+        flush();
+      }
+      return p;
+    }
+
+    private void add(PreparedStatement p) throws SQLException {
+      p.addBatch();
+      pending = p;
+    }
+
+    void flush() throws SQLException {
+      if (pending == null) {
+        return;
+      }
+      pending.executeBatch();
+      pending = null;
+    }
+  }
+}

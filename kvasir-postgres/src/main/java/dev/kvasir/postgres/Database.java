@@ -1,0 +1,183 @@
+package dev.kvasir.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.kvasir.KvClosedException;
+import dev.kvasir.KvException;
+import dev.kvasir.KvUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+
+/**
+ * The connections of one engine and the rules for retrying on them. A statement that fails
+ * because the connection broke, the server is restarting, or PostgreSQL aborted the transaction
+ * to resolve a conflict is retried with jittered backoff until {@code retryTimeout}; then the
+ * caller gets a {@link KvUnavailableException}. Other SQL errors are bugs or misuse and fail at
+ * once.
+ */
+final class Database implements AutoCloseable {
+  /** Work on one connection; run again from the start when it is retried. */
+  interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /** Why a statement failed, as far as retrying is concerned. */
+  enum Failure {
+    /** The connection or the server is gone; nothing the transaction did survived. */
+    CONNECTION,
+    /** A serialization failure or deadlock: PostgreSQL rolled the transaction back. */
+    CONFLICT,
+    /** Anything else: retrying would fail the same way. */
+    OTHER
+  }
+
+  private final DataSource source;
+  private final HikariDataSource owned;
+  private final Duration retryTimeout;
+  private final String where;
+  private volatile boolean closed;
+
+  private Database(DataSource source, HikariDataSource owned, Duration retryTimeout,
+      String where) {
+    this.source = source;
+    this.owned = owned;
+    this.retryTimeout = retryTimeout;
+    this.where = where;
+  }
+
+  /** Connects as {@code config} says; a pool is created for a URL. */
+  static Database open(PostgresConfig config) {
+    if (config.dataSource() != null) {
+      return new Database(config.dataSource(), null, config.retryTimeout(), config.describe());
+    }
+    HikariConfig h = new HikariConfig();
+    h.setJdbcUrl(config.jdbcUrl());
+    if (config.user() != null) {
+      h.setUsername(config.user());
+    }
+    if (config.password() != null) {
+      h.setPassword(config.password());
+    }
+    h.setPoolName("kvasir-postgres " + config.schema());
+    h.setMaximumPoolSize(config.poolSize());
+    h.setMinimumIdle(Math.min(2, config.poolSize()));
+    // A dead server makes getConnection fail after this; the retry loop then tries again.
+    h.setConnectionTimeout(Math.max(250, Math.min(5_000, config.retryTimeout().toMillis())));
+    h.setInitializationFailTimeout(1); // open fails at once when the server is unreachable
+    h.addDataSourceProperty("ApplicationName", "kvasir");
+    h.addDataSourceProperty("tcpKeepAlive", "true");
+    try {
+      HikariDataSource pool = new HikariDataSource(h);
+      return new Database(pool, pool, config.retryTimeout(), config.describe());
+    } catch (RuntimeException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new KvException("cannot connect to " + config.describe() + ": " + cause.getMessage(),
+          e);
+    }
+  }
+
+  /** A connection for long-lived use (the writer, the notification listener). */
+  Connection connection() throws SQLException {
+    return source.getConnection();
+  }
+
+  /**
+   * Runs idempotent work on a pooled connection in auto-commit mode, retrying through
+   * connection losses and conflicts.
+   */
+  <T> T run(String what, Work<T> work) {
+    return retrying(what, () -> {
+      try (Connection c = source.getConnection()) {
+        return work.run(c);
+      }
+    });
+  }
+
+  /** Work that may be retried as a whole. */
+  interface Attempt<T> {
+    T run() throws SQLException;
+  }
+
+  /** Retries {@code attempt} while it fails with {@link Failure#CONNECTION} or CONFLICT. */
+  <T> T retrying(String what, Attempt<T> attempt) {
+    long deadline = System.nanoTime() + retryTimeout.toNanos();
+    for (int tries = 0; ; tries++) {
+      if (closed) {
+        throw new KvClosedException();
+      }
+      try {
+        return attempt.run();
+      } catch (SQLException e) {
+        if (closed) {
+          throw new KvClosedException();
+        }
+        Failure f = classify(e);
+        if (f == Failure.OTHER) {
+          throw new KvException(what + " failed on " + where + ": " + e.getMessage(), e);
+        }
+        if (System.nanoTime() >= deadline) {
+          throw unavailable(what, e, false);
+        }
+        backoff(tries);
+      }
+    }
+  }
+
+  /** The error for work that kept failing until the retry timeout. */
+  KvUnavailableException unavailable(String what, SQLException e, boolean maybeApplied) {
+    String outcome = maybeApplied
+        ? "; the connection broke while committing, so the write may or may not have been"
+            + " applied: read before retrying, or retry with a check"
+        : "; nothing was applied, retry later";
+    return new KvUnavailableException(what + ": PostgreSQL at " + where + " is unavailable ("
+        + e.getMessage() + ") after retrying for " + retryTimeout.toMillis() + " ms" + outcome,
+        maybeApplied, e);
+  }
+
+  static void backoff(int tries) {
+    long cap = Math.min(500, 10L << Math.min(tries, 6));
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KvException("interrupted while waiting to retry", e);
+    }
+  }
+
+  static Failure classify(SQLException e) {
+    if (e instanceof SQLTransientConnectionException) {
+      return Failure.CONNECTION; // the pool could not get a connection in time
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null) {
+        String state = s.getSQLState();
+        if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
+            || state.equals("57P03")) {
+          return Failure.CONNECTION;
+        }
+        if (state.equals("40001") || state.equals("40P01")) {
+          return Failure.CONFLICT;
+        }
+      }
+    }
+    return Failure.OTHER;
+  }
+
+  /** Where the data lives, for messages. */
+  String where() {
+    return where;
+  }
+
+  /** Closes the pool if this engine created it; a caller's data source stays open. */
+  @Override
+  public void close() {
+    closed = true;
+    if (owned != null) {
+      owned.close();
+    }
+  }
+}

@@ -1,0 +1,229 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.KvOptions;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * Where a {@link PostgresEngine} keeps its data and how it talks to the server. Immutable; each
+ * setter returns a copy.
+ *
+ * <ul>
+ *   <li>The server: a URL {@code postgresql://user:password@host:port/database?param=value} (also
+ *       {@code postgres://}; other parameters go to the JDBC driver, e.g. {@code sslmode}), or a
+ *       {@link DataSource} the application already has.
+ *   <li>{@code schema}: the PostgreSQL schema holding Kvasir's tables, created if missing
+ *       (default {@code kvasir}), so one database can hold several Kvasir databases next to the
+ *       application's own tables.
+ *   <li>{@code poolSize}: connections of the pool the engine creates for a URL (default 10).
+ *   <li>{@code retryTimeout}: how long an operation keeps retrying while the server is
+ *       unreachable or a transaction is aborted by a conflict, before it fails with {@link
+ *       dev.kvasir.KvUnavailableException} (default 30 s).
+ * </ul>
+ *
+ * In a URL, {@code schema}, {@code poolSize} and {@code retryTimeoutMs} are query parameters;
+ * through {@link dev.kvasir.Kv#open(String, KvOptions)} they are also the options {@code
+ * postgres.schema}, {@code postgres.poolSize} and {@code postgres.retryTimeoutMs}.
+ */
+public final class PostgresConfig {
+  private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+  private static final Pattern URL =
+      Pattern.compile("(?:postgresql|postgres)://(?:([^@/?]*)@)?([^/?]*)(?:/([^?]*))?(?:\\?(.*))?");
+
+  private final String jdbcUrl;
+  private final String user;
+  private final String password;
+  private final DataSource dataSource;
+  private final String schema;
+  private final int poolSize;
+  private final Duration retryTimeout;
+
+  private PostgresConfig(String jdbcUrl, String user, String password, DataSource dataSource,
+      String schema, int poolSize, Duration retryTimeout) {
+    this.jdbcUrl = jdbcUrl;
+    this.user = user;
+    this.password = password;
+    this.dataSource = dataSource;
+    this.schema = schema;
+    this.poolSize = poolSize;
+    this.retryTimeout = retryTimeout;
+  }
+
+  /**
+   * A server URL, {@code postgresql://user:password@host:port/database?param=value}; user,
+   * password, port and database are optional as in libpq.
+   *
+   * @throws IllegalArgumentException for a malformed URL or Kvasir parameter
+   */
+  public static PostgresConfig of(String url) {
+    Objects.requireNonNull(url, "url");
+    var m = URL.matcher(url);
+    if (!m.matches() || m.group(2).isEmpty()) {
+      throw new IllegalArgumentException("not a PostgreSQL URL (expected"
+          + " postgresql://user:password@host:port/database): " + redact(url));
+    }
+    String user = null;
+    String password = null;
+    if (m.group(1) != null) {
+      String[] userInfo = m.group(1).split(":", 2);
+      user = decode(userInfo[0]);
+      password = userInfo.length > 1 ? decode(userInfo[1]) : null;
+    }
+    Map<String, String> params = query(m.group(4));
+    String schema = params.remove("schema");
+    String poolSize = params.remove("poolSize");
+    String retryMs = params.remove("retryTimeoutMs");
+    StringBuilder jdbc = new StringBuilder("jdbc:postgresql://").append(m.group(2)).append('/');
+    jdbc.append(m.group(3) == null ? "" : m.group(3));
+    String sep = "?";
+    for (Map.Entry<String, String> p : params.entrySet()) {
+      jdbc.append(sep).append(p.getKey()).append('=').append(p.getValue());
+      sep = "&";
+    }
+    PostgresConfig c = new PostgresConfig(jdbc.toString(), user, password, null, "kvasir", 10,
+        Duration.ofSeconds(30));
+    if (schema != null) {
+      c = c.schema(decode(schema));
+    }
+    if (poolSize != null) {
+      c = c.poolSize(parseInt("poolSize", poolSize));
+    }
+    if (retryMs != null) {
+      c = c.retryTimeout(Duration.ofMillis(parseInt("retryTimeoutMs", retryMs)));
+    }
+    return c;
+  }
+
+  /** A data source the application manages; the engine borrows connections and never closes it. */
+  public static PostgresConfig of(DataSource dataSource) {
+    Objects.requireNonNull(dataSource, "dataSource");
+    return new PostgresConfig(null, null, null, dataSource, "kvasir", 10, Duration.ofSeconds(30));
+  }
+
+  /** The settings of {@code options} applied to {@link #of(String) of(location)}. */
+  static PostgresConfig from(String location, KvOptions options) {
+    PostgresConfig c = of(location);
+    String schema = options.get("postgres.schema").orElse(null);
+    if (schema != null) {
+      c = c.schema(schema);
+    }
+    String pool = options.get("postgres.poolSize").orElse(null);
+    if (pool != null) {
+      c = c.poolSize(parseInt("postgres.poolSize", pool));
+    }
+    String retry = options.get("postgres.retryTimeoutMs").orElse(null);
+    if (retry != null) {
+      c = c.retryTimeout(Duration.ofMillis(parseInt("postgres.retryTimeoutMs", retry)));
+    }
+    return c;
+  }
+
+  /** @throws IllegalArgumentException unless a lower-case SQL identifier of at most 63 bytes */
+  public PostgresConfig schema(String schema) {
+    if (schema == null || !SCHEMA.matcher(schema).matches()) {
+      throw new IllegalArgumentException("schema must be a lower-case identifier"
+          + " ([a-z_][a-z0-9_]*, at most 63 characters): received " + schema);
+    }
+    return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
+        retryTimeout);
+  }
+
+  /**
+   * @throws IllegalArgumentException unless 3 ≤ poolSize ≤ 1000 (one connection writes, one
+   *     listens for notifications, the others read)
+   */
+  public PostgresConfig poolSize(int poolSize) {
+    if (poolSize < 3 || poolSize > 1000) {
+      throw new IllegalArgumentException("poolSize must be 3 to 1000: received " + poolSize);
+    }
+    return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
+        retryTimeout);
+  }
+
+  /** @throws IllegalArgumentException for a negative timeout */
+  public PostgresConfig retryTimeout(Duration retryTimeout) {
+    if (retryTimeout.isNegative()) {
+      throw new IllegalArgumentException("retryTimeout must not be negative: " + retryTimeout);
+    }
+    return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
+        retryTimeout);
+  }
+
+  /** The JDBC URL, without user and password; {@code null} for a {@link DataSource}. */
+  public String jdbcUrl() {
+    return jdbcUrl;
+  }
+
+  String user() {
+    return user;
+  }
+
+  String password() {
+    return password;
+  }
+
+  DataSource dataSource() {
+    return dataSource;
+  }
+
+  public String schema() {
+    return schema;
+  }
+
+  public int poolSize() {
+    return poolSize;
+  }
+
+  public Duration retryTimeout() {
+    return retryTimeout;
+  }
+
+  /** Names the database in messages, never with the password. */
+  String describe() {
+    String where = jdbcUrl == null ? "the given DataSource" : jdbcUrl;
+    return where + " (schema " + schema + ")";
+  }
+
+  private static Map<String, String> query(String query) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (query == null || query.isEmpty()) {
+      return out;
+    }
+    for (String pair : query.split("&")) {
+      if (!pair.isEmpty()) {
+        int eq = pair.indexOf('=');
+        out.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
+      }
+    }
+    return out;
+  }
+
+  private static int parseInt(String name, String value) {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be an integer: received " + value);
+    }
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+
+  /** The URL with any password replaced, for error messages. */
+  static String redact(String url) {
+    return url.replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@");
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresConfig[" + describe() + ", poolSize=" + poolSize + ", retryTimeout="
+        + retryTimeout + "]";
+  }
+}

@@ -1,0 +1,306 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.Consistency;
+import dev.kvasir.KvClosedException;
+import dev.kvasir.KvException;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.EngineWatch;
+import dev.kvasir.spi.KeyNotifier;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.NotifiedWatch;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The scale-out engine: every Kvasir instance, on any machine, that opens the same PostgreSQL
+ * database and schema sees one database with the embedded engine's semantics.
+ *
+ * <ul>
+ *   <li>Writes: one writer thread per instance commits every pending write in one transaction
+ *       ({@link Writer}). The transaction first locks the single {@code data_version} row, so
+ *       commits of all instances are ordered and versionstamps follow that order; checks,
+ *       mutations and the new version are one transaction, all-or-nothing.
+ *   <li>Reads: pooled connections, one statement (one snapshot) per read ({@link Reads});
+ *       expired rows are never returned and a timer deletes them.
+ *   <li>Watch: commits {@code NOTIFY} the hashes of the keys they wrote; each instance listens
+ *       ({@link ChangeFeed}) and re-reads after a reconnection.
+ *   <li>Queues: {@code FOR UPDATE SKIP LOCKED} with leases ({@link PostgresQueue}).
+ * </ul>
+ *
+ * Thread-safe. Entry point: {@link #open(PostgresConfig)}, or {@code Kv.open("postgresql://…")}.
+ */
+public final class PostgresEngine implements KvEngine {
+  private static final long EXPIRY_FALLBACK_MS = 60_000;
+
+  private final PostgresConfig config;
+  private final Database db;
+  private final Sql sql;
+  private final Writer writer;
+  private final String instanceId = UUID.randomUUID().toString();
+  private final KeyNotifier notifier = new KeyNotifier();
+  private final Random random = new Random();
+  private final ScheduledExecutorService timer;
+  private final ChangeFeed feed;
+  private final PostgresQueue queue;
+  private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
+  private ScheduledFuture<?> nextSweep; // guarded by this
+  private long nextSweepAt = Long.MAX_VALUE; // guarded by this
+  private volatile boolean closed;
+
+  private PostgresEngine(PostgresConfig config, Database db, Sql sql) {
+    this.config = config;
+    this.db = db;
+    this.sql = sql;
+    this.writer = new Writer(db, sql, instanceId, config.retryTimeout().toMillis());
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "kvasir-postgres-timer " + config.schema());
+      t.setDaemon(true);
+      return t;
+    });
+    this.feed = new ChangeFeed(db, sql, this::changedElsewhere, this::resync);
+    this.queue = new PostgresQueue(this, db, writer, sql, timer, random);
+  }
+
+  /**
+   * Connects, and creates or upgrades the schema.
+   *
+   * @throws KvException if the server cannot be reached, or the schema is not Kvasir's or
+   *     newer than this version; such a schema is left unchanged
+   */
+  public static PostgresEngine open(PostgresConfig config) {
+    Database db = Database.open(config);
+    try (Connection c = db.connection()) {
+      Schema.migrate(c, config.schema(), config.describe());
+    } catch (SQLException e) {
+      db.close();
+      throw new KvException("cannot open " + config.describe() + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    PostgresEngine engine = new PostgresEngine(config, db, new Sql(config.schema()));
+    // Rows that expired while no instance ran go at once.
+    engine.timer.execute(engine::sweep);
+    return engine;
+  }
+
+  @Override
+  public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency) {
+    ensureOpen();
+    return db.run("read", c -> Reads.read(c, sql, ranges, System.currentTimeMillis()));
+  }
+
+  @Override
+  public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
+    ensureOpen();
+    Optional<Commits.Applied> applied = writer.execute(tx -> {
+      Optional<Commits.Applied> a = Commits.apply(tx, write, random);
+      a.ifPresent(done -> tx.afterCommit(() -> committed(done, !write.enqueues().isEmpty())));
+      return a;
+    });
+    return applied.map(Commits.Applied::versionstamp);
+  }
+
+  private void committed(Commits.Applied applied, boolean enqueued) {
+    notifier.changed(applied.keys());
+    if (enqueued) {
+      queue.signal();
+    }
+    if (applied.earliestExpiry() != Long.MAX_VALUE) {
+      scheduleSweep(applied.earliestExpiry());
+    }
+  }
+
+  /** Keys this instance changed outside {@link #atomicWrite} (dead letters). */
+  void changedLocally(List<RawKey> keys) {
+    notifier.changed(keys);
+  }
+
+  /** A notification from another instance. */
+  private void changedElsewhere(Notification n) {
+    if (n.instance().equals(instanceId)) {
+      return; // announced locally already
+    }
+    if (n.allKeys()) {
+      notifier.changedAll();
+    } else {
+      notifier.changedWhere(k -> n.keyHashes().contains(Notification.hash(k)));
+    }
+    if (n.enqueued()) {
+      queue.signal();
+    }
+    if (n.expiring()) {
+      rescanExpiry();
+    }
+  }
+
+  /** Notifications may have been missed: every watcher and listener looks again. */
+  private void resync() {
+    notifier.changedAll();
+    queue.signal();
+    rescanExpiry();
+  }
+
+  private void rescanExpiry() {
+    try {
+      timer.execute(() -> {
+        try {
+          scheduleSweep(db.run("find the next expiry", this::earliestExpiry));
+        } catch (KvException e) {
+          // closing or unreachable: the fallback sweep looks again
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // closed
+    }
+  }
+
+  private long earliestExpiry(Connection c) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql.earliestExpiry);
+        ResultSet r = p.executeQuery()) {
+      r.next();
+      long at = r.getLong(1);
+      return r.wasNull() ? Long.MAX_VALUE : at;
+    }
+  }
+
+  /** Deletes expired rows (one version for the sweep) and schedules the next sweep. */
+  private void sweep() {
+    if (closed) {
+      return;
+    }
+    synchronized (this) {
+      nextSweepAt = Long.MAX_VALUE;
+      nextSweep = null;
+    }
+    long next = System.currentTimeMillis() + EXPIRY_FALLBACK_MS;
+    try {
+      next = Math.min(next, writer.execute(tx -> {
+        PreparedStatement p = tx.prepare(sql.deleteExpired);
+        p.setLong(1, System.currentTimeMillis());
+        List<RawKey> removed = new ArrayList<>();
+        try (ResultSet r = p.executeQuery()) {
+          while (r.next()) {
+            removed.add(RawKey.of(r.getBytes(1)));
+          }
+        }
+        if (!removed.isEmpty()) {
+          tx.nextVersion(1);
+          tx.changed(removed);
+          tx.afterCommit(() -> notifier.changed(removed));
+        }
+        return earliestExpiry(tx.connection);
+      }));
+    } catch (KvClosedException e) {
+      return;
+    } catch (KvException e) {
+      // unreachable for now: try again at the fallback time
+    }
+    // Other instances write expiring rows too; look again within a minute regardless.
+    scheduleSweep(next);
+  }
+
+  private synchronized void scheduleSweep(long atMs) {
+    if (closed || atMs >= nextSweepAt) {
+      return;
+    }
+    if (nextSweep != null) {
+      nextSweep.cancel(false);
+    }
+    nextSweepAt = atMs;
+    long delay = Math.max(0, atMs - System.currentTimeMillis());
+    try {
+      nextSweep = timer.schedule(this::sweep, delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed
+    }
+  }
+
+  @Override
+  public DequeuedMessage dequeueNext() throws InterruptedException {
+    ensureOpen();
+    feed.start();
+    return queue.dequeueNext();
+  }
+
+  @Override
+  public EngineWatch watch(List<RawKey> keys) {
+    ensureOpen();
+    NotifiedWatch watch = new NotifiedWatch(this, notifier, keys);
+    watches.add(watch);
+    feed.start();
+    return new EngineWatch() {
+      @Override
+      public List<Optional<RawEntry>> next() throws InterruptedException {
+        return closed ? null : watch.next();
+      }
+
+      @Override
+      public void close() {
+        watches.remove(watch);
+        watch.close();
+      }
+    };
+  }
+
+  /** Whether the connection that hears other instances' commits is up. */
+  boolean listening() {
+    return feed.listening();
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new KvClosedException();
+    }
+  }
+
+  /** The configuration this engine was opened with. */
+  public PostgresConfig config() {
+    return config;
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    watches.forEach(NotifiedWatch::close);
+    notifier.close();
+    queue.signal();
+    feed.close();
+    timer.shutdownNow();
+    try {
+      timer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    writer.close();
+    db.close();
+  }
+}

@@ -1,0 +1,28 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.KvOptions;
+import dev.kvasir.spi.EngineProvider;
+import dev.kvasir.spi.KvEngine;
+
+/** Opens a {@link PostgresEngine} for {@code postgresql://} and {@code postgres://} URLs. */
+public final class PostgresEngineProvider implements EngineProvider {
+  @Override
+  public String name() {
+    return "postgres";
+  }
+
+  @Override
+  public String locations() {
+    return "postgresql://user:password@host:port/database";
+  }
+
+  @Override
+  public int priority(String location) {
+    return location.startsWith("postgresql://") || location.startsWith("postgres://") ? 10 : -1;
+  }
+
+  @Override
+  public KvEngine open(String location, KvOptions options) {
+    return PostgresEngine.open(PostgresConfig.from(location, options));
+  }
+}

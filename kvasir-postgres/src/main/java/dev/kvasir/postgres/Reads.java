@@ -1,0 +1,123 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.RawEntry;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.ValueEncoding;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Snapshot reads. Each read is a single statement, and one statement sees one snapshot, so
+ * several ranges are read together: exact keys (a {@code getMany}) by {@code k = any(...)},
+ * other combinations by a {@code union all} of one subquery per range.
+ */
+final class Reads {
+  private Reads() {}
+
+  static List<List<RawEntry>> read(Connection c, Sql sql, List<ReadRange> ranges, long now)
+      throws SQLException {
+    if (ranges.size() == 1) {
+      ReadRange range = ranges.get(0);
+      try (PreparedStatement p = c.prepareStatement(
+          range.reverse() ? sql.rangeReverse : sql.rangeForward)) {
+        p.setBytes(1, range.start().bytes());
+        p.setBytes(2, range.end().bytes());
+        p.setLong(3, now);
+        p.setInt(4, range.limit());
+        List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 128));
+        try (ResultSet r = p.executeQuery()) {
+          while (r.next()) {
+            entries.add(entry(r, 1));
+          }
+        }
+        return List.of(entries);
+      }
+    }
+    return allExactKeys(ranges) ? exactKeys(c, sql, ranges, now) : union(c, sql, ranges, now);
+  }
+
+  private static boolean allExactKeys(List<ReadRange> ranges) {
+    for (ReadRange r : ranges) {
+      if (!r.equals(ReadRange.single(r.start()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<List<RawEntry>> exactKeys(Connection c, Sql sql, List<ReadRange> ranges,
+      long now) throws SQLException {
+    byte[][] keys = new byte[ranges.size()][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = ranges.get(i).start().bytes();
+    }
+    Map<RawKey, RawEntry> found = new HashMap<>();
+    try (PreparedStatement p = c.prepareStatement(sql.liveVersions)) {
+      p.setArray(1, c.createArrayOf("bytea", keys));
+      p.setLong(2, now);
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          RawEntry e = new RawEntry(RawKey.of(r.getBytes(1)),
+              EncodedValue.of(ValueEncoding.ofCode(r.getInt(4)), r.getBytes(3)),
+              Versionstamp.ofVersion(r.getLong(2)));
+          found.put(e.key(), e);
+        }
+      }
+    }
+    List<List<RawEntry>> out = new ArrayList<>(ranges.size());
+    for (ReadRange range : ranges) {
+      RawEntry e = found.get(range.start());
+      out.add(e == null ? List.of() : List.of(e));
+    }
+    return out;
+  }
+
+  private static List<List<RawEntry>> union(Connection c, Sql sql, List<ReadRange> ranges,
+      long now) throws SQLException {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < ranges.size(); i++) {
+      text.append(i == 0 ? "" : " union all ").append("(select ").append(i).append(", * from (")
+          .append(ranges.get(i).reverse() ? sql.rangeReverse : sql.rangeForward).append(") r)");
+    }
+    List<List<RawEntry>> out = new ArrayList<>(ranges.size());
+    for (int i = 0; i < ranges.size(); i++) {
+      out.add(new ArrayList<>());
+    }
+    try (PreparedStatement p = c.prepareStatement(text.toString())) {
+      int n = 1;
+      for (ReadRange range : ranges) {
+        p.setBytes(n++, range.start().bytes());
+        p.setBytes(n++, range.end().bytes());
+        p.setLong(n++, now);
+        p.setInt(n++, range.limit());
+      }
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          out.get(r.getInt(1)).add(entry(r, 2));
+        }
+      }
+    }
+    // A union keeps each subquery's order in practice, but SQL does not promise it.
+    for (int i = 0; i < ranges.size(); i++) {
+      boolean reverse = ranges.get(i).reverse();
+      out.get(i).sort((a, b) -> reverse ? b.key().compareTo(a.key()) : a.key().compareTo(b.key()));
+    }
+    return out;
+  }
+
+  /** The entry of columns {@code k, v, v_encoding, version} starting at {@code first}. */
+  private static RawEntry entry(ResultSet r, int first) throws SQLException {
+    return new RawEntry(RawKey.of(r.getBytes(first)),
+        EncodedValue.of(ValueEncoding.ofCode(r.getInt(first + 2)), r.getBytes(first + 1)),
+        Versionstamp.ofVersion(r.getLong(first + 3)));
+  }
+}

@@ -1,0 +1,129 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.KvException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Creates and upgrades Kvasir's tables in one schema. The tables mirror the SQLite engine's
+ * (reference/denokv.md §3.1): {@code kv}, {@code data_version}, {@code queue}, {@code
+ * queue_running} and {@code migration_state}. Many instances may open the database at once: the
+ * whole migration runs in one transaction holding an advisory lock on the schema's name, so one
+ * instance migrates and the others then find the work done.
+ */
+final class Schema {
+  /** Migration {@code i} takes a schema from version {@code i} to {@code i + 1}. */
+  private static final List<List<String>> MIGRATIONS = List.of(List.of(
+      "create table {s}.data_version (k integer primary key, version bigint not null)",
+      "insert into {s}.data_version (k, version) values (0, 0)",
+      "create table {s}.kv (k bytea primary key, v bytea not null,"
+          + " v_encoding integer not null, version bigint not null,"
+          + " expiration_ms bigint not null default -1)",
+      "create index kv_expiration_ms_idx on {s}.kv (expiration_ms) where expiration_ms >= 0",
+      "create table {s}.queue (ts bigint not null, id text not null, data bytea not null,"
+          + " backoff_schedule text not null, keys_if_undelivered text not null,"
+          + " primary key (ts, id))",
+      "create table {s}.queue_running (deadline bigint not null, id text primary key,"
+          + " data bytea not null, backoff_schedule text not null,"
+          + " keys_if_undelivered text not null)",
+      "create index queue_running_deadline_idx on {s}.queue_running (deadline)"));
+
+  static final int VERSION = MIGRATIONS.size();
+  private static final Set<String> TABLES =
+      Set.of("kv", "data_version", "queue", "queue_running", "migration_state");
+
+  private Schema() {}
+
+  /**
+   * Brings the schema to {@link #VERSION}, creating it if needed.
+   *
+   * @throws KvException if the schema holds tables that are not Kvasir's, or was migrated by a
+   *     newer Kvasir; nothing is changed then
+   */
+  static void migrate(Connection c, String schema, String where) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      try (PreparedStatement lock = c.prepareStatement("select pg_advisory_xact_lock(?)")) {
+        lock.setLong(1, lockKey(schema));
+        lock.execute();
+      }
+      Set<String> tables = tables(c, schema);
+      int version = 0;
+      if (tables.contains("migration_state")) {
+        version = storedVersion(c, schema);
+      } else if (!tables.isEmpty()) {
+        throw new KvException(where + " is not a Kvasir database: schema " + schema
+            + " holds the tables " + tables + " but no migration_state; choose another schema");
+      }
+      if (version > VERSION) {
+        throw new KvException(where + " was created by a newer Kvasir (schema version " + version
+            + ", this one knows up to " + VERSION + "); upgrade Kvasir to open it");
+      }
+      Set<String> foreign = new HashSet<>(tables);
+      foreign.removeAll(TABLES);
+      if (!foreign.isEmpty()) {
+        throw new KvException(where + ": schema " + schema + " holds tables that are not"
+            + " Kvasir's: " + foreign + "; give Kvasir a schema of its own");
+      }
+      if (version == VERSION) {
+        c.commit();
+        return;
+      }
+      try (Statement s = c.createStatement()) {
+        String q = "\"" + schema + "\"";
+        s.execute("create schema if not exists " + q);
+        s.execute("create table if not exists " + q + ".migration_state"
+            + " (k integer primary key, version integer not null)");
+        for (int i = version; i < VERSION; i++) {
+          for (String ddl : MIGRATIONS.get(i)) {
+            s.execute(ddl.replace("{s}", q));
+          }
+        }
+        s.execute("insert into " + q + ".migration_state (k, version) values (0, " + VERSION
+            + ") on conflict (k) do update set version = excluded.version");
+      }
+      c.commit();
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private static Set<String> tables(Connection c, String schema) throws SQLException {
+    Set<String> out = new HashSet<>();
+    try (PreparedStatement p = c.prepareStatement(
+        "select table_name from information_schema.tables where table_schema = ?")) {
+      p.setString(1, schema);
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          out.add(r.getString(1));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int storedVersion(Connection c, String schema) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
+        "select version from \"" + schema + "\".migration_state where k = 0")) {
+      return r.next() ? r.getInt(1) : 0;
+    }
+  }
+
+  /** A stable 64-bit key for the schema's advisory lock (FNV-1a of its name). */
+  static long lockKey(String schema) {
+    long h = 0xcbf29ce484222325L;
+    for (byte b : ("kvasir schema " + schema).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      h = (h ^ (b & 0xff)) * 0x100000001b3L;
+    }
+    return h;
+  }
+}

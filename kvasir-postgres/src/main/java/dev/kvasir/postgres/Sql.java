@@ -1,0 +1,80 @@
+package dev.kvasir.postgres;
+
+/**
+ * The statements of the engine, with the schema name filled in. Keys are {@code bytea}, which
+ * PostgreSQL compares as unsigned bytes ({@code memcmp}, then length) with no collation, so
+ * index order is Deno's key order (reference/denokv.md §1). Expiry as in the SQLite schema:
+ * {@code expiration_ms} is {@code -1} for "never".
+ */
+final class Sql {
+  final String schema;
+  final String channel;
+
+  final String lockVersion;
+  final String setVersion;
+  final String get;
+  final String liveVersions;
+  final String set;
+  final String delete;
+  final String deleteExpired;
+  final String earliestExpiry;
+  final String notify;
+  final String rangeForward;
+  final String rangeReverse;
+
+  final String queueAdd;
+  final String queueTake;
+  final String queueEarliest;
+  final String runningRemove;
+  final String runningClaim;
+  final String runningClaimExpired;
+  final String runningExtend;
+  final String runningPastDeadline;
+
+  Sql(String schema) {
+    this.schema = schema;
+    // One channel per schema: Kvasir databases in one PostgreSQL database do not wake each other.
+    this.channel = "kvasir_" + schema;
+    String s = "\"" + schema + "\".";
+    String kv = s + "kv";
+    String live = "(expiration_ms < 0 or expiration_ms > ?)";
+    lockVersion = "select version from " + s + "data_version where k = 0 for update";
+    setVersion = "update " + s + "data_version set version = ? where k = 0";
+    get = "select k, v, v_encoding, version from " + kv + " where k = ? and " + live;
+    liveVersions = "select k, version, v, v_encoding from " + kv + " where k = any(?) and " + live;
+    set = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
+        + " values (?, ?, ?, ?, ?) on conflict (k) do update set v = excluded.v,"
+        + " v_encoding = excluded.v_encoding, version = excluded.version,"
+        + " expiration_ms = excluded.expiration_ms";
+    delete = "delete from " + kv + " where k = ?";
+    deleteExpired = "delete from " + kv + " where expiration_ms >= 0 and expiration_ms <= ?"
+        + " returning k";
+    earliestExpiry = "select min(expiration_ms) from " + kv + " where expiration_ms >= 0";
+    notify = "select pg_notify(?, ?)";
+    String range = "select k, v, v_encoding, version from " + kv
+        + " where k >= ? and k < ? and " + live + " order by k";
+    rangeForward = range + " limit ?";
+    rangeReverse = range + " desc limit ?";
+
+    String q = s + "queue";
+    String r = s + "queue_running";
+    queueAdd = "insert into " + q + " (ts, id, data, backoff_schedule, keys_if_undelivered)"
+        + " values (?, ?, ?, ?, ?)";
+    // Skip rows other instances are taking; the first due message moves to queue_running.
+    queueTake = "with next as (select ts, id from " + q + " where ts <= ? order by ts, id"
+        + " limit 1 for update skip locked),"
+        + " taken as (delete from " + q + " t using next where t.ts = next.ts and t.id = next.id"
+        + " returning t.id, t.data, t.backoff_schedule, t.keys_if_undelivered)"
+        + " insert into " + r + " (deadline, id, data, backoff_schedule, keys_if_undelivered)"
+        + " select ?, id, data, backoff_schedule, keys_if_undelivered from taken"
+        + " returning id, data";
+    queueEarliest = "select min(ts) from " + q;
+    runningRemove = "delete from " + r + " where id = ?";
+    runningClaim = "delete from " + r + " where id = ?"
+        + " returning data, backoff_schedule, keys_if_undelivered";
+    runningClaimExpired = "delete from " + r + " where id = ? and deadline < ?"
+        + " returning data, backoff_schedule, keys_if_undelivered";
+    runningExtend = "update " + r + " set deadline = ? where id = any(?)";
+    runningPastDeadline = "select id from " + r + " where deadline < ?";
+  }
+}

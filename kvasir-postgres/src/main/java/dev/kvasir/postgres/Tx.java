@@ -1,0 +1,129 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.spi.RawKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The writer's connection inside one group-commit transaction: its prepared statements (kept
+ * across transactions), the commit version, the changes to announce and the actions to run once
+ * the transaction committed. Used by the writer thread only.
+ *
+ * <p>The transaction starts by locking the one {@code data_version} row, so commits of all
+ * instances run one after another; every later statement of a READ COMMITTED transaction then
+ * sees every commit before it, which makes checks exact. Each commit of the batch takes its own
+ * version from the counter; the row is written once at the end.
+ */
+final class Tx {
+  final Connection connection;
+  final Sql sql;
+  private final Map<String, PreparedStatement> statements = new HashMap<>();
+  private List<Runnable> afterCommit = new ArrayList<>();
+  private final List<RawKey> changedKeys = new ArrayList<>();
+  private boolean enqueued;
+  private boolean expiring;
+  private long startVersion;
+  private long version;
+
+  Tx(Connection connection, Sql sql) {
+    this.connection = connection;
+    this.sql = sql;
+  }
+
+  PreparedStatement prepare(String text) throws SQLException {
+    PreparedStatement s = statements.get(text);
+    if (s == null) {
+      s = connection.prepareStatement(text);
+      statements.put(text, s);
+    }
+    s.clearParameters();
+    return s;
+  }
+
+  /** Starts a transaction: takes the commit-order lock and reads the current version. */
+  void begin() throws SQLException {
+    changedKeys.clear();
+    enqueued = false;
+    expiring = false;
+    afterCommit = new ArrayList<>();
+    try (ResultSet r = prepare(sql.lockVersion).executeQuery()) {
+      if (!r.next()) {
+        throw new SQLException("the data_version row is missing from schema " + sql.schema);
+      }
+      startVersion = r.getLong(1);
+      version = startVersion;
+    }
+  }
+
+  /** A new commit version {@code by} above the last one (reference/denokv.md §3.4). */
+  long nextVersion(int by) {
+    version += by;
+    return version;
+  }
+
+  /** Records keys a commit wrote, for watchers in every instance. */
+  void changed(List<RawKey> keys) {
+    changedKeys.addAll(keys);
+  }
+
+  /** Records that a queue message became available. */
+  void enqueued() {
+    enqueued = true;
+  }
+
+  /** Records that a row with an expiry was written. */
+  void expiring() {
+    expiring = true;
+  }
+
+  void afterCommit(Runnable action) {
+    afterCommit.add(action);
+  }
+
+  /** The actions registered since the last call; the caller runs them after commit. */
+  List<Runnable> takeAfterCommit() {
+    List<Runnable> out = afterCommit;
+    afterCommit = new ArrayList<>();
+    return out;
+  }
+
+  /**
+   * Writes the counter and queues the notification for other instances; PostgreSQL delivers it
+   * only if the transaction commits.
+   */
+  void finish(String instanceId) throws SQLException {
+    if (version != startVersion) {
+      PreparedStatement p = prepare(sql.setVersion);
+      p.setLong(1, version);
+      p.executeUpdate();
+    }
+    if (!changedKeys.isEmpty() || enqueued) {
+      PreparedStatement p = prepare(sql.notify);
+      p.setString(1, sql.channel);
+      p.setString(2, Notification.payload(instanceId, enqueued, expiring, changedKeys));
+      p.execute();
+    }
+  }
+
+  void close() {
+    for (PreparedStatement s : statements.values()) {
+      try {
+        s.close();
+      } catch (SQLException ignored) {
+        // closing anyway
+      }
+    }
+    statements.clear();
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // closing anyway
+    }
+  }
+}

