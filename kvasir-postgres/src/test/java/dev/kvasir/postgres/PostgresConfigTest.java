@@ -1,0 +1,57 @@
+package dev.kvasir.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.KvOptions;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class PostgresConfigTest {
+  @Test
+  void url_splitsIntoJdbcUrlCredentialsAndKvasirParameters() {
+    PostgresConfig c = PostgresConfig.of(
+        "postgresql://app:s%40cret@db.example:6543/shop?sslmode=require&schema=kv_one&poolSize=4"
+            + "&retryTimeoutMs=1500");
+    assertThat(c.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example:6543/shop?sslmode=require");
+    assertThat(c.user()).isEqualTo("app");
+    assertThat(c.password()).isEqualTo("s@cret");
+    assertThat(c.schema()).isEqualTo("kv_one");
+    assertThat(c.poolSize()).isEqualTo(4);
+    assertThat(c.retryTimeout()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(c.toString()).doesNotContain("s@cret").doesNotContain("cret");
+  }
+
+  @Test
+  void url_minimal_usesDefaults() {
+    PostgresConfig c = PostgresConfig.of("postgres://localhost");
+    assertThat(c.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost/");
+    assertThat(c.user()).isNull();
+    assertThat(c.schema()).isEqualTo("kvasir");
+    assertThat(c.poolSize()).isEqualTo(10);
+    assertThat(c.retryTimeout()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void options_overrideTheUrl() {
+    PostgresConfig c = PostgresConfig.from("postgresql://u@h/d?schema=a",
+        KvOptions.defaults().with("postgres.schema", "b").with("postgres.poolSize", "3"));
+    assertThat(c.schema()).isEqualTo("b");
+    assertThat(c.poolSize()).isEqualTo(3);
+  }
+
+  @Test
+  void malformedInput_failsNamingTheProblem_withoutThePassword() {
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql://u:hunter2@/db"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a PostgreSQL URL").hasMessageNotContaining("hunter2");
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?schema=Robert'); drop"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("schema must be");
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?poolSize=lots"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("poolSize must be an integer: received lots");
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?poolSize=2"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("poolSize must be 3 to 1000: received 2");
+  }
+}
