@@ -12,7 +12,8 @@ final class Database {
   static final String DEFAULT = "./kvasir.sqlite3";
 
   @Option(names = "--db", paramLabel = "LOCATION", defaultValue = DEFAULT,
-      description = "A SQLite file, :memory:, or an http(s):// KV Connect URL."
+      description = "A SQLite file, :memory:, an http(s):// KV Connect URL, or a"
+          + " postgresql:// URL."
           + " Default: ${DEFAULT-VALUE}")
   String location = DEFAULT;
 

@@ -1,7 +1,10 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.KvException;
+import dev.kvasir.postgres.PostgresConfig;
+import dev.kvasir.postgres.PostgresEngine;
 import dev.kvasir.server.KvServer;
+import dev.kvasir.spi.KvEngine;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import java.io.PrintWriter;
@@ -15,7 +18,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code kvasir serve}: a KV Connect server on a SQLite file. */
+/**
+ * {@code kvasir serve}: a KV Connect server on a SQLite file, or on a PostgreSQL database that
+ * several servers behind a load balancer share.
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve a database over KV Connect, for Deno.openKv(\"http://…\"), the"
         + " @deno/kv Node client and Kvasir's own client.",
@@ -23,13 +29,16 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:",
         "  kvasir serve",
         "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0",
+        "  kvasir serve --db postgresql://kvasir:secret@db.internal/app --host 0.0.0.0",
         "  KVASIR_ACCESS_TOKEN=my-long-secret kvasir serve"})
 final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = {"--db", "--path"}, paramLabel = "FILE", defaultValue = "./kvasir.sqlite3",
-      description = "The SQLite file (Deno's format; created if missing). Default: ${DEFAULT-VALUE}")
-  Path path;
+  @Option(names = {"--db", "--path"}, paramLabel = "LOCATION",
+      defaultValue = "./kvasir.sqlite3",
+      description = "The SQLite file (Deno's format; created if missing), or a"
+          + " postgresql://user:password@host:port/database URL. Default: ${DEFAULT-VALUE}")
+  String location;
 
   @Option(names = "--port", defaultValue = "4512", description = "Default: ${DEFAULT-VALUE}")
   int port;
@@ -62,10 +71,18 @@ final class ServeCommand implements Callable<Integer> {
           + " --access-token or leave it out to get a random one");
       return 2;
     }
-    SqliteEngine engine;
+    KvEngine engine;
+    String served;
     try {
-      engine = SqliteEngine.open(SqliteConfig.of(path.toString()));
-    } catch (KvException e) {
+      if (location.startsWith("postgresql://") || location.startsWith("postgres://")) {
+        PostgresEngine postgres = PostgresEngine.open(PostgresConfig.of(location));
+        engine = postgres;
+        served = postgres.config().jdbcUrl() + " (schema " + postgres.config().schema() + ")";
+      } else {
+        engine = SqliteEngine.open(SqliteConfig.of(location));
+        served = Path.of(location).toAbsolutePath().normalize().toString();
+      }
+    } catch (IllegalArgumentException | KvException e) {
       err.println("error: " + e.getMessage());
       return Kvasir.DATABASE_ERROR;
     }
@@ -87,7 +104,7 @@ final class ServeCommand implements Callable<Integer> {
       engine.close();
       stopped.countDown();
     }, "kvasir-shutdown"));
-    out.println("Kvasir serves " + path.toAbsolutePath().normalize() + " at " + server.url());
+    out.println("Kvasir serves " + served + " at " + server.url());
     if (generated) {
       out.println("Access token (generated, shown only now): " + token);
     }
