@@ -14,23 +14,29 @@ import java.util.concurrent.Future;
 
 /**
  * Commit throughput with many concurrent writers, each awaiting its own commits one by one (W1's
- * data shape), on the SQLite engine with its durable default: group commit shares one fsync
- * among the commits pending together. Compare with the harness's W1 rate for Deno.
+ * data shape), with the engine's durable default: group commit shares one fsync among the
+ * commits pending together. Compare with the harness's W1 rate for Deno. The database is a new
+ * SQLite file in DIR, or a PostgreSQL URL, which several processes may run against at once.
  *
  * <pre>
- * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ConcurrentWriters DIR [writers] [commits]
+ * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ConcurrentWriters DIR|URL [writers] [commits]
  * </pre>
  */
 public final class ConcurrentWriters {
   private ConcurrentWriters() {}
 
   public static void main(String[] args) throws Exception {
-    Path dir = Files.createDirectories(Path.of(args[0]));
     int writers = args.length > 1 ? Integer.parseInt(args[1]) : 16;
     int total = args.length > 2 ? Integer.parseInt(args[2]) : 40_000;
-    Path file = dir.resolve("concurrent.sqlite3");
-    Files.deleteIfExists(file);
-    try (Kv kv = Kv.open(file.toString())) {
+    String location;
+    if (args[0].startsWith("postgresql://")) {
+      location = args[0]; // shared: several processes may write it at once
+    } else {
+      Path file = Files.createDirectories(Path.of(args[0])).resolve("concurrent.sqlite3");
+      Files.deleteIfExists(file);
+      location = file.toString();
+    }
+    try (Kv kv = Kv.open(location)) {
       ExecutorService pool = Executors.newFixedThreadPool(writers);
       List<Future<?>> done = new ArrayList<>();
       long start = System.nanoTime();

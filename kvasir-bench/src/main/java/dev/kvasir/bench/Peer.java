@@ -67,12 +67,20 @@ public final class Peer {
     List<String> workloads = List.of(args.getOrDefault("--workloads", "W1,W2,W3,W4,W5,W6")
         .split(","));
     int n1 = n("--n1", 10000);
-    String file = Path.of(args.get("--dir")).resolve("kv.sqlite3").toString();
+    // -Dkvasir.peer.db=postgresql://… runs the workloads on the PostgreSQL engine instead, in a
+    // fresh schema of that database.
+    String postgres = System.getProperty("kvasir.peer.db");
+    String location = postgres != null
+        ? postgres + (postgres.contains("?") ? "&" : "?") + "schema=peer_" + System.nanoTime()
+        : Path.of(args.get("--dir")).resolve("kv.sqlite3").toString();
+    String engine = postgres != null ? "postgres engine" : "sqlite engine";
+    String durability = postgres != null
+        ? "PostgreSQL synchronous_commit=on, group commit; acknowledged after the WAL flush"
+        : "WAL, synchronous=FULL, group commit; acknowledged after fsync";
     System.out.println("{\"meta\":{\"peer\":\"kvasir\",\"runtime\":\"java "
-        + System.getProperty("java.version") + "\",\"lib\":\"kvasir 0.1 (sqlite engine)\","
-        + "\"durability\":\"WAL, synchronous=FULL, group commit; acknowledged after fsync\","
-        + "\"w6\":\"platform threads\"}}");
-    try (Kv kv = Kv.open(file)) {
+        + System.getProperty("java.version") + "\",\"lib\":\"kvasir 0.1 (" + engine + ")\","
+        + "\"durability\":\"" + durability + "\",\"w6\":\"platform threads\"}}");
+    try (Kv kv = Kv.open(location)) {
       boolean loaded = false;
       for (String w : List.of("W1", "W2", "W3", "W4", "W5", "W6")) {
         if (!workloads.contains(w)) {

@@ -50,6 +50,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PostgresEngine implements KvEngine {
   private static final long EXPIRY_FALLBACK_MS = 60_000;
+  /** Commit-log rows outlive any writer still settling a broken commit. */
+  private final long commitLogRetentionMs;
 
   private final PostgresConfig config;
   private final Database db;
@@ -70,7 +72,8 @@ public final class PostgresEngine implements KvEngine {
     this.config = config;
     this.db = db;
     this.sql = sql;
-    this.writer = new Writer(db, sql, instanceId, config.retryTimeout().toMillis());
+    this.commitLogRetentionMs = Math.max(120_000, 3 * config.retryTimeout().toMillis());
+    this.writer = new Writer(db, sql, instanceId, random, config.retryTimeout().toMillis());
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "kvasir-postgres-timer " + config.schema());
       t.setDaemon(true);
@@ -112,11 +115,8 @@ public final class PostgresEngine implements KvEngine {
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
     ensureOpen();
-    Optional<Commits.Applied> applied = writer.execute(tx -> {
-      Optional<Commits.Applied> a = Commits.apply(tx, write, random);
-      a.ifPresent(done -> tx.afterCommit(() -> committed(done, !write.enqueues().isEmpty())));
-      return a;
-    });
+    Optional<Commits.Applied> applied = writer.commit(write);
+    applied.ifPresent(done -> committed(done, !write.enqueues().isEmpty()));
     return applied.map(Commits.Applied::versionstamp);
   }
 
@@ -183,7 +183,10 @@ public final class PostgresEngine implements KvEngine {
     }
   }
 
-  /** Deletes expired rows (one version for the sweep) and schedules the next sweep. */
+  /**
+   * Deletes expired rows (one version for the sweep) and old commit-log rows, and schedules the
+   * next sweep.
+   */
   private void sweep() {
     if (closed) {
       return;
@@ -203,6 +206,9 @@ public final class PostgresEngine implements KvEngine {
             removed.add(RawKey.of(r.getBytes(1)));
           }
         }
+        PreparedStatement prune = tx.prepare(sql.pruneCommitLog);
+        prune.setLong(1, System.currentTimeMillis() - commitLogRetentionMs);
+        prune.executeUpdate();
         if (!removed.isEmpty()) {
           tx.nextVersion(1);
           tx.changed(removed);

@@ -13,9 +13,9 @@ import java.util.Set;
 /**
  * Creates and upgrades Kvasir's tables in one schema. The tables mirror the SQLite engine's
  * (reference/denokv.md §3.1): {@code kv}, {@code data_version}, {@code queue}, {@code
- * queue_running} and {@code migration_state}. Many instances may open the database at once: the
- * whole migration runs in one transaction holding an advisory lock on the schema's name, so one
- * instance migrates and the others then find the work done.
+ * queue_running} and {@code migration_state}, plus {@code commit_log}. Many instances may open
+ * the database at once: the whole migration runs in one transaction holding an advisory lock on
+ * the schema's name, so one instance migrates and the others then find the work done.
  */
 final class Schema {
   /** Migration {@code i} takes a schema from version {@code i} to {@code i + 1}. */
@@ -32,11 +32,20 @@ final class Schema {
       "create table {s}.queue_running (deadline bigint not null, id text primary key,"
           + " data bytea not null, backoff_schedule text not null,"
           + " keys_if_undelivered text not null)",
-      "create index queue_running_deadline_idx on {s}.queue_running (deadline)"));
+      "create index queue_running_deadline_idx on {s}.queue_running (deadline)",
+      // One row per committed transaction of the writer, kept a few minutes, so a writer whose
+      // connection broke mid-commit can learn whether the commit happened.
+      "create table {s}.commit_log (id uuid primary key, version bigint not null,"
+          + " at_ms bigint not null)",
+      "create index commit_log_at_ms_idx on {s}.commit_log (at_ms)",
+      // Ends a pipelined commit whose check failed; the message names the write.
+      "create function {s}.check_failed(task integer) returns integer language plpgsql as"
+          + " $$ begin raise exception using errcode = 'KV001', message = 'check failed: '"
+          + " || task; end $$"));
 
   static final int VERSION = MIGRATIONS.size();
-  private static final Set<String> TABLES =
-      Set.of("kv", "data_version", "queue", "queue_running", "migration_state");
+  private static final Set<String> TABLES = Set.of("kv", "data_version", "queue",
+      "queue_running", "commit_log", "migration_state");
 
   private Schema() {}
 

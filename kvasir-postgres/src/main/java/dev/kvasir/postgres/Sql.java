@@ -19,6 +19,13 @@ final class Sql {
   final String deleteExpired;
   final String earliestExpiry;
   final String notify;
+  final String checkAbsent;
+  final String checkVersion;
+  final String bumpVersion;
+  final String setAtCurrentVersion;
+  final String logCommit;
+  final String findCommit;
+  final String pruneCommitLog;
   final String rangeForward;
   final String rangeReverse;
 
@@ -51,6 +58,19 @@ final class Sql {
         + " returning k";
     earliestExpiry = "select min(expiration_ms) from " + kv + " where expiration_ms >= 0";
     notify = "select pg_notify(?, ?)";
+    String currentVersion = "(select version from " + s + "data_version where k = 0)";
+    checkAbsent = "select " + s + "check_failed(?) where exists (select 1 from " + kv
+        + " where k = ? and " + live + ")";
+    checkVersion = "select " + s + "check_failed(?) where not exists (select 1 from " + kv
+        + " where k = ? and version = ? and " + live + ")";
+    bumpVersion = "update " + s + "data_version set version = version + ? where k = 0"
+        + " returning version";
+    setAtCurrentVersion = set.replace("values (?, ?, ?, ?, ?)",
+        "values (?, ?, ?, " + currentVersion + ", ?)");
+    logCommit = "insert into " + s + "commit_log (id, version, at_ms) values (?, "
+        + currentVersion + ", ?)";
+    findCommit = "select version from " + s + "commit_log where id = ?";
+    pruneCommitLog = "delete from " + s + "commit_log where at_ms < ?";
     String range = "select k, v, v_encoding, version from " + kv
         + " where k >= ? and k < ? and " + live + " order by k";
     rangeForward = range + " limit ?";

@@ -5,10 +5,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The writer's connection inside one group-commit transaction: its prepared statements (kept
@@ -30,10 +33,37 @@ final class Tx {
   private boolean expiring;
   private long startVersion;
   private long version;
+  private boolean autoCommit;
+  /** The server process behind the connection: {@code pid} and {@code backend_start}. */
+  final Backend backend;
 
-  Tx(Connection connection, Sql sql) {
+  record Backend(int pid, Timestamp start) {}
+
+  Tx(Connection connection, Sql sql) throws SQLException {
     this.connection = connection;
     this.sql = sql;
+    connection.setAutoCommit(false);
+    try (var s = connection.createStatement()) {
+      // Commits never wait for this client between statements; a transaction that does has
+      // lost its client, and must not hold the commit-order lock for long.
+      s.execute("set idle_in_transaction_session_timeout = 30000");
+    }
+    try (var s = connection.createStatement(); ResultSet r = s.executeQuery(
+        "select pid, backend_start from pg_stat_activity where pid = pg_backend_pid()")) {
+      backend = r.next() ? new Backend(r.getInt(1), r.getTimestamp(2)) : null;
+    }
+    connection.commit();
+  }
+
+  /**
+   * Auto-commit on for pipelined commits (the statements up to the Sync are one implicit
+   * transaction), off for interactive ones. Free when no transaction is open.
+   */
+  void autoCommit(boolean on) throws SQLException {
+    if (autoCommit != on) {
+      connection.setAutoCommit(on);
+      autoCommit = on;
+    }
   }
 
   PreparedStatement prepare(String text) throws SQLException {
@@ -94,15 +124,19 @@ final class Tx {
   }
 
   /**
-   * Writes the counter and queues the notification for other instances; PostgreSQL delivers it
-   * only if the transaction commits.
+   * Writes the counter and the commit-log row, and queues the notification for other
+   * instances; PostgreSQL delivers it only if the transaction commits.
    */
-  void finish(String instanceId) throws SQLException {
+  void finish(String instanceId, UUID commitId) throws SQLException {
     if (version != startVersion) {
       PreparedStatement p = prepare(sql.setVersion);
       p.setLong(1, version);
       p.executeUpdate();
     }
+    PreparedStatement log = prepare(sql.logCommit);
+    log.setObject(1, commitId, Types.OTHER);
+    log.setLong(2, System.currentTimeMillis());
+    log.executeUpdate();
     if (!changedKeys.isEmpty() || enqueued) {
       PreparedStatement p = prepare(sql.notify);
       p.setString(1, sql.channel);

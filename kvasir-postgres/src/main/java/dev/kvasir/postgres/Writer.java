@@ -2,58 +2,67 @@ package dev.kvasir.postgres;
 
 import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
-import java.sql.Connection;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.Mutation;
+import dev.kvasir.spi.RawKey;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * The one thread of an instance that commits. It takes every task pending at that moment and
- * runs them in one transaction on its own connection (group commit: one lock of the commit
- * counter and one WAL flush for all of them). A task that fails leaves no trace while the others
- * commit: the transaction is rolled back and run again without it.
+ * The one thread of an instance that commits. It takes every write pending at that moment and
+ * commits them in one transaction on its own connection (group commit: one lock of the commit
+ * counter and one WAL flush for all of them). Plain sets and deletes go as one pipelined query,
+ * one round trip ({@link Pipeline}); anything else runs statement by statement. A write that
+ * fails (a check in a pipeline, a sum on a string) leaves no trace while the others commit: the
+ * transaction is rolled back and run again without it.
  *
- * <p>A lost connection or a transaction PostgreSQL aborted (serialization failure, deadlock)
- * before the commit was sent leaves nothing behind, so the batch runs again on a fresh
- * connection until {@code retryTimeout}. If the connection breaks while the commit itself is
- * under way, the outcome is unknown and the tasks fail with {@link
- * dev.kvasir.KvUnavailableException#maybeApplied()} set. Results and after-commit actions are
- * delivered only once the transaction committed, so tasks must be safe to run again.
+ * <p>Failures: a lost connection or a transaction PostgreSQL aborted (serialization failure,
+ * deadlock) before the commit could have happened runs the batch again on a fresh connection,
+ * until {@code retryTimeout}. If the connection breaks while the commit may be under way, the
+ * writer ends the old server process and looks for the batch's {@code commit_log} row: found,
+ * the writes succeeded; absent, they run again. Only if the server stays unreachable does a
+ * write fail with {@link dev.kvasir.KvUnavailableException#maybeApplied()} set.
  */
 final class Writer implements AutoCloseable {
-  /** Work done inside the writer's transaction. */
+  /** Work done inside an interactive transaction; run again from the start on retry. */
   interface Task<T> {
     T run(Tx tx) throws SQLException;
   }
 
   private static final int MAX_BATCH = 256;
-  private static final Pending<Void> POISON = new Pending<>(tx -> null);
+  private static final Pending<Void> POISON = new Pending<>(tx -> null, null);
 
   private final Database db;
   private final Sql sql;
   private final String instanceId;
+  private final Random random;
   private final long retryTimeoutNanos;
   private final LinkedBlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private Tx tx; // writer thread only
+  private Tx.Backend orphan; // writer thread only
   private boolean closed; // guarded by queue
 
   private static final class Pending<T> {
     final Task<T> task;
+    final AtomicWrite write; // set for atomic writes, which may be pipelined
     final CompletableFuture<T> future = new CompletableFuture<>();
     T result;
     RuntimeException error;
     List<Runnable> afterCommit = List.of();
 
-    Pending(Task<T> task) {
+    Pending(Task<T> task, AtomicWrite write) {
       this.task = task;
-    }
-
-    void run(Tx tx) throws SQLException {
-      result = task.run(tx);
+      this.write = write;
     }
 
     void fail(RuntimeException e) {
@@ -70,10 +79,11 @@ final class Writer implements AutoCloseable {
     }
   }
 
-  Writer(Database db, Sql sql, String instanceId, long retryTimeoutMs) {
+  Writer(Database db, Sql sql, String instanceId, Random random, long retryTimeoutMs) {
     this.db = db;
     this.sql = sql;
     this.instanceId = instanceId;
+    this.random = random;
     this.retryTimeoutNanos = retryTimeoutMs * 1_000_000;
     this.thread = new Thread(this::loop, "kvasir-postgres-writer " + sql.schema);
     thread.setDaemon(true);
@@ -82,7 +92,15 @@ final class Writer implements AutoCloseable {
 
   /** Runs the task in the next group commit and waits until it committed. */
   <T> T execute(Task<T> task) {
-    Pending<T> p = new Pending<>(task);
+    return submit(new Pending<>(task, null));
+  }
+
+  /** Commits an atomic write in the next group commit; empty if a check failed. */
+  Optional<Commits.Applied> commit(AtomicWrite write) {
+    return submit(new Pending<>(tx -> Commits.apply(tx, write, random), write));
+  }
+
+  private <T> T submit(Pending<T> p) {
     synchronized (queue) {
       if (closed) {
         throw new KvClosedException();
@@ -128,24 +146,41 @@ final class Writer implements AutoCloseable {
 
   private void runBatch(List<Pending<?>> batch) {
     List<Pending<?>> active = new ArrayList<>(batch);
+    boolean pipelined = active.stream().allMatch(p -> p.write != null
+        && Pipeline.accepts(p.write));
     long deadline = System.nanoTime() + retryTimeoutNanos;
     for (int tries = 0; !active.isEmpty(); ) {
       try {
-        runOnce(active);
+        if (pipelined) {
+          runPipelined(active);
+        } else {
+          runInteractive(active);
+        }
         break;
       } catch (TaskFailed f) {
-        f.pending.fail(f.cause);
         active.remove(f.pending);
-      } catch (CommitUnknown u) {
-        dropConnection();
-        failAll(active, db.unavailable("commit", u.cause, true));
-        break;
+      } catch (OutcomeUnknown u) {
+        dropConnection(); // find() ends its server process
+        CommitLog.Outcome outcome = CommitLog.find(db, sql, u.commitId, u.backend, deadline);
+        if (outcome.applied()) {
+          u.onApplied.accept(outcome.version());
+          break;
+        }
+        if (!outcome.known()) {
+          failAll(active, db.unavailable("commit", u.cause, true));
+          break;
+        }
+        Database.backoff(tries++); // not applied: run it again
       } catch (SQLException e) {
         Database.Failure kind = Database.classify(e);
         if (kind == Database.Failure.CONNECTION) {
-          dropConnection();
+          abandonConnection();
         }
         if (kind == Database.Failure.OTHER) {
+          if (pipelined) {
+            pipelined = false; // find the write at fault by running them one by one
+            continue;
+          }
           failAll(active, new KvException("commit failed on " + db.where() + ": "
               + e.getMessage(), e));
           break;
@@ -174,50 +209,119 @@ final class Writer implements AutoCloseable {
     }
   }
 
-  /** One task of a batch failed on its own; the transaction was rolled back. */
+  /** One write of a batch is done on its own (failed, or its check failed); rolled back. */
   private static final class TaskFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final transient Pending<?> pending;
-    final RuntimeException cause;
 
-    TaskFailed(Pending<?> pending, RuntimeException cause) {
+    TaskFailed(Pending<?> pending) {
       super(null, null, false, false);
       this.pending = pending;
-      this.cause = cause;
     }
   }
 
-  /** The connection broke during commit: the transaction may or may not have committed. */
-  private static final class CommitUnknown extends RuntimeException {
+  /** The connection broke while the commit may have happened. */
+  private static final class OutcomeUnknown extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    final UUID commitId;
+    final transient Tx.Backend backend;
     final SQLException cause;
+    final transient java.util.function.LongConsumer onApplied;
 
-    CommitUnknown(SQLException cause) {
+    OutcomeUnknown(UUID commitId, Tx.Backend backend, SQLException cause,
+        java.util.function.LongConsumer onApplied) {
       super(null, null, false, false);
+      this.commitId = commitId;
+      this.backend = backend;
       this.cause = cause;
+      this.onApplied = onApplied;
     }
   }
 
-  private void runOnce(List<Pending<?>> batch) throws SQLException {
+  @SuppressWarnings("unchecked")
+  private void runPipelined(List<Pending<?>> batch) throws SQLException {
     Tx t = connect();
+    t.autoCommit(true);
+    Pipeline pipeline = new Pipeline(sql);
+    List<RawKey> changed = new ArrayList<>();
+    boolean enqueued = false;
+    boolean expiring = false;
+    for (int j = 0; j < batch.size(); j++) {
+      AtomicWrite w = batch.get(j).write;
+      pipeline.add(j, w, 1 + random.nextInt(9));
+      changed.addAll(Pipeline.keys(w));
+      enqueued |= !w.enqueues().isEmpty();
+      expiring |= earliestExpiry(w) != Long.MAX_VALUE;
+    }
+    UUID commitId = UUID.randomUUID();
+    pipeline.finish(commitId, changed.isEmpty() && !enqueued ? null
+        : Notification.payload(instanceId, enqueued, expiring, changed));
+    long[] versions;
+    try (PreparedStatement p = t.connection.prepareStatement(pipeline.text())) {
+      pipeline.bind(p);
+      boolean firstIsResultSet;
+      try {
+        firstIsResultSet = p.execute();
+      } catch (SQLException e) {
+        if ("KV001".equals(e.getSQLState())) {
+          Pending<Optional<Commits.Applied>> failed =
+              (Pending<Optional<Commits.Applied>>) batch.get(CommitLog.failedTask(e));
+          failed.result = Optional.empty();
+          throw new TaskFailed(failed);
+        }
+        if (Database.classify(e) == Database.Failure.CONNECTION) {
+          throw new OutcomeUnknown(commitId, t.backend, e,
+              last -> applied(batch, pipeline.versionsEndingAt(last)));
+        }
+        throw e;
+      }
+      versions = pipeline.versions(p, firstIsResultSet);
+    }
+    applied(batch, versions);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void applied(List<Pending<?>> batch, long[] versions) {
+    for (int j = 0; j < batch.size(); j++) {
+      Pending<Optional<Commits.Applied>> p = (Pending<Optional<Commits.Applied>>) batch.get(j);
+      p.result = Optional.of(new Commits.Applied(Versionstamp.ofVersion(versions[j]),
+          Pipeline.keys(p.write), earliestExpiry(p.write)));
+    }
+  }
+
+  private static long earliestExpiry(AtomicWrite w) {
+    long earliest = Long.MAX_VALUE;
+    for (Mutation m : w.mutations()) {
+      if (m instanceof Mutation.Set s && s.expireAt() != null) {
+        earliest = Math.min(earliest, s.expireAt().toEpochMilli());
+      }
+    }
+    return earliest;
+  }
+
+  private void runInteractive(List<Pending<?>> batch) throws SQLException {
+    Tx t = connect();
+    t.autoCommit(false);
+    UUID commitId = UUID.randomUUID();
     try {
       t.begin();
       for (Pending<?> p : batch) {
         p.error = null;
         try {
-          p.run(t);
+          run(p, t);
         } catch (SQLException e) {
           if (Database.classify(e) != Database.Failure.OTHER) {
             throw e; // the whole batch retries
           }
-          throw new TaskFailed(p, new KvException("commit failed on " + db.where() + ": "
-              + e.getMessage(), e));
+          p.fail(new KvException("commit failed on " + db.where() + ": " + e.getMessage(), e));
+          throw new TaskFailed(p);
         } catch (RuntimeException e) {
-          throw new TaskFailed(p, e);
+          p.fail(e);
+          throw new TaskFailed(p);
         }
         p.afterCommit = t.takeAfterCommit();
       }
-      t.finish(instanceId);
+      t.finish(instanceId, commitId);
     } catch (SQLException | RuntimeException e) {
       rollback(t);
       throw e;
@@ -226,25 +330,44 @@ final class Writer implements AutoCloseable {
       t.connection.commit();
     } catch (SQLException e) {
       if (Database.classify(e) == Database.Failure.CONNECTION) {
-        throw new CommitUnknown(e);
+        throw new OutcomeUnknown(commitId, t.backend, e, last -> { });
       }
       rollback(t);
       throw e; // PostgreSQL refused the commit (e.g. a serialization failure): nothing applied
     }
   }
 
+  private static <T> void run(Pending<T> p, Tx t) throws SQLException {
+    p.result = p.task.run(t);
+  }
+
   private Tx connect() throws SQLException {
     if (tx == null) {
-      Connection c = db.connection();
+      var c = db.connection();
       try {
-        c.setAutoCommit(false);
+        if (orphan != null) {
+          CommitLog.terminate(c, orphan);
+          orphan = null;
+        }
+        tx = new Tx(c, sql);
       } catch (SQLException e) {
         c.close();
         throw e;
       }
-      tx = new Tx(c, sql);
     }
     return tx;
+  }
+
+  /**
+   * Drops a connection that broke. Its server process may live on in the middle of a
+   * transaction holding the commit-order lock (the server has not noticed yet); the next
+   * connection ends it, or every instance would wait.
+   */
+  private void abandonConnection() {
+    if (tx != null) {
+      orphan = tx.backend;
+    }
+    dropConnection();
   }
 
   private static void rollback(Tx t) {
@@ -262,7 +385,7 @@ final class Writer implements AutoCloseable {
     }
   }
 
-  /** Finishes the tasks already queued, then stops the thread and returns its connection. */
+  /** Finishes the writes already queued, then stops the thread and returns its connection. */
   @Override
   public void close() {
     synchronized (queue) {

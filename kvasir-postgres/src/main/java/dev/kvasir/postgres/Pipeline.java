@@ -1,0 +1,171 @@
+package dev.kvasir.postgres;
+
+import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.Check;
+import dev.kvasir.spi.Enqueue;
+import dev.kvasir.spi.Mutation;
+import dev.kvasir.spi.QueueJson;
+import dev.kvasir.spi.RawKey;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A group commit sent as one multi-statement query: one network round trip for the whole
+ * batch. Sent with auto-commit on, the statements up to the protocol's Sync form one implicit
+ * transaction, so it applies whole or not at all. Per write, in denokv's order (reference §4):
+ *
+ * <ol>
+ *   <li>each check, as a statement that calls {@code check_failed(write)} (which raises {@code
+ *       KV001}) unless the check holds;
+ *   <li>{@code update data_version set version = version + n returning version}: each write
+ *       gets its own version;
+ *   <li>the sets and deletes, reading the version just set; then the enqueues.
+ * </ol>
+ *
+ * The batch starts by locking the {@code data_version} row (commit order across instances; in
+ * READ COMMITTED every later statement then sees every earlier commit) and ends with its {@code commit_log} row and the {@code NOTIFY}. Writes with sums,
+ * minimums, maximums or versionstamped keys need values or versions on the client first and go
+ * through the interactive path instead ({@link #accepts}).
+ */
+final class Pipeline {
+  private final Sql sql;
+  private final StringBuilder text = new StringBuilder();
+  private final List<Object> params = new ArrayList<>();
+  private final List<Integer> versionStatements = new ArrayList<>();
+  private final List<Integer> increments = new ArrayList<>();
+  private int statements;
+
+  Pipeline(Sql sql) {
+    this.sql = sql;
+    // The lock comes first, so that the first write's checks see every commit before it.
+    statement(sql.lockVersion);
+  }
+
+  /** Whether {@code write} can be sent without reading anything first. */
+  static boolean accepts(AtomicWrite write) {
+    for (Mutation m : write.mutations()) {
+      if (!(m instanceof Mutation.Set) && !(m instanceof Mutation.Delete)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Appends write number {@code task} of the batch, whose version is {@code increment} higher. */
+  void add(int task, AtomicWrite write, int increment) {
+    for (Check c : write.checks()) {
+      long now = System.currentTimeMillis();
+      if (c.versionstamp() == null) {
+        statement(sql.checkAbsent, task, c.key().bytes(), now);
+      } else {
+        statement(sql.checkVersion, task, c.key().bytes(), versionOf(c.versionstamp()), now);
+      }
+    }
+    versionStatements.add(statements);
+    increments.add(increment);
+    statement(sql.bumpVersion, (long) increment);
+    for (Mutation m : write.mutations()) {
+      if (m instanceof Mutation.Set s) {
+        statement(sql.setAtCurrentVersion, s.key().bytes(), s.value().bytes(),
+            s.value().encoding().code(), s.expireAt() == null ? -1L : s.expireAt().toEpochMilli());
+      } else {
+        statement(sql.delete, m.key().bytes());
+      }
+    }
+    for (Enqueue e : write.enqueues()) {
+      statement(sql.queueAdd, e.deadline().toEpochMilli(), UUID.randomUUID().toString(),
+          e.payload().bytes(), QueueJson.backoff(e.effectiveBackoff()),
+          QueueJson.keys(e.keysIfUndelivered()));
+    }
+  }
+
+  /** Appends the commit-log row and, if {@code payload} is not null, the notification. */
+  void finish(UUID commitId, String payload) {
+    statement(sql.logCommit, commitId, System.currentTimeMillis());
+    if (payload != null) {
+      statement(sql.notify, sql.channel, payload);
+    }
+  }
+
+  String text() {
+    return text.toString();
+  }
+
+  void bind(PreparedStatement p) throws SQLException {
+    for (int i = 0; i < params.size(); i++) {
+      Object v = params.get(i);
+      if (v instanceof byte[] b) {
+        p.setBytes(i + 1, b);
+      } else if (v instanceof Long l) {
+        p.setLong(i + 1, l);
+      } else if (v instanceof Integer n) {
+        p.setInt(i + 1, n);
+      } else if (v instanceof UUID u) {
+        p.setObject(i + 1, u, Types.OTHER);
+      } else {
+        p.setString(i + 1, (String) v);
+      }
+    }
+  }
+
+  /** Reads the version each write got from the results of the executed statement. */
+  long[] versions(PreparedStatement p, boolean firstIsResultSet) throws SQLException {
+    long[] out = new long[versionStatements.size()];
+    int next = 0;
+    boolean isResultSet = firstIsResultSet;
+    for (int i = 0; i < statements && next < out.length; i++) {
+      if (i > 0) {
+        isResultSet = p.getMoreResults();
+      }
+      if (i == versionStatements.get(next)) {
+        if (!isResultSet) {
+          throw new SQLException("no version in the result of statement " + i);
+        }
+        try (ResultSet r = p.getResultSet()) {
+          r.next();
+          out[next++] = r.getLong(1);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The versions of the writes given the final one, for a commit found in the log. */
+  long[] versionsEndingAt(long last) {
+    long[] out = new long[increments.size()];
+    long v = last;
+    for (int i = out.length - 1; i >= 0; i--) {
+      out[i] = v;
+      v -= increments.get(i);
+    }
+    return out;
+  }
+
+  /** The keys write {@code write} changes (no versionstamped keys on this path). */
+  static List<RawKey> keys(AtomicWrite write) {
+    List<RawKey> out = new ArrayList<>(write.mutations().size());
+    for (Mutation m : write.mutations()) {
+      out.add(m.key());
+    }
+    return out;
+  }
+
+  /** The commit version a check expects; -1, which no row has, if no commit of ours has it. */
+  private static long versionOf(Versionstamp stamp) {
+    return stamp.equals(Versionstamp.ofVersion(stamp.version())) ? stamp.version() : -1;
+  }
+
+  private void statement(String sqlText, Object... values) {
+    if (statements++ > 0) {
+      text.append(";\n");
+    }
+    text.append(sqlText);
+    params.addAll(List.of(values));
+  }
+}
