@@ -12,7 +12,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -25,11 +27,12 @@ import java.util.UUID;
  *       KV001}) unless the check holds;
  *   <li>{@code update data_version set version = version + n returning version}: each write
  *       gets its own version;
- *   <li>the sets and deletes, reading the version just set; then the enqueues.
+ *   <li>the sets as one multi-row upsert and the deletes as one statement, reading the version
+ *       just set; then the enqueues.
  * </ol>
  *
- * The batch starts by locking the {@code data_version} row (commit order across instances; in
- * READ COMMITTED every later statement then sees every earlier commit) and ends with its {@code commit_log} row and the {@code NOTIFY}. Writes with sums,
+ * The first statement locks the {@code data_version} row (commit order across instances; in
+ * READ COMMITTED every later statement then sees every earlier commit). The batch ends with its {@code commit_log} row and the {@code NOTIFY}. Writes with sums,
  * minimums, maximums or versionstamped keys need values or versions on the client first and go
  * through the interactive path instead ({@link #accepts}).
  */
@@ -40,11 +43,13 @@ final class Pipeline {
   private final List<Integer> versionStatements = new ArrayList<>();
   private final List<Integer> increments = new ArrayList<>();
   private int statements;
+  private boolean locked;
+
+  /** An array parameter: its PostgreSQL element type and elements. */
+  private record SqlArray(String type, Object[] elements) {}
 
   Pipeline(Sql sql) {
     this.sql = sql;
-    // The lock comes first, so that the first write's checks see every commit before it.
-    statement(sql.lockVersion);
   }
 
   /** Whether {@code write} can be sent without reading anything first. */
@@ -59,8 +64,14 @@ final class Pipeline {
 
   /** Appends write number {@code task} of the batch, whose version is {@code increment} higher. */
   void add(int task, AtomicWrite write, int increment) {
+    if (!locked && !write.checks().isEmpty()) {
+      // Checks must see every commit before this one: lock first. Without checks, the
+      // version update below takes the lock.
+      statement(sql.lockVersion);
+    }
+    locked = true;
+    long now = System.currentTimeMillis();
     for (Check c : write.checks()) {
-      long now = System.currentTimeMillis();
       if (c.versionstamp() == null) {
         statement(sql.checkAbsent, task, c.key().bytes(), now);
       } else {
@@ -70,13 +81,39 @@ final class Pipeline {
     versionStatements.add(statements);
     increments.add(increment);
     statement(sql.bumpVersion, (long) increment);
+    // Only the last mutation of a key counts, so the sets go as one multi-row upsert and the
+    // deletes as one statement, in either order.
+    Map<RawKey, Mutation> last = new LinkedHashMap<>();
     for (Mutation m : write.mutations()) {
-      if (m instanceof Mutation.Set s) {
-        statement(sql.setAtCurrentVersion, s.key().bytes(), s.value().bytes(),
-            s.value().encoding().code(), s.expireAt() == null ? -1L : s.expireAt().toEpochMilli());
+      last.remove(m.key());
+      last.put(m.key(), m);
+    }
+    List<Mutation.Set> sets = new ArrayList<>();
+    List<byte[]> deletes = new ArrayList<>();
+    for (Mutation m : last.values()) {
+      if (m instanceof Mutation.Set set) {
+        sets.add(set);
       } else {
-        statement(sql.delete, m.key().bytes());
+        deletes.add(m.key().bytes());
       }
+    }
+    if (!sets.isEmpty()) {
+      byte[][] keys = new byte[sets.size()][];
+      byte[][] values = new byte[sets.size()][];
+      Integer[] encodings = new Integer[sets.size()];
+      Long[] expirations = new Long[sets.size()];
+      for (int i = 0; i < keys.length; i++) {
+        Mutation.Set set = sets.get(i);
+        keys[i] = set.key().bytes();
+        values[i] = set.value().bytes();
+        encodings[i] = set.value().encoding().code();
+        expirations[i] = set.expireAt() == null ? -1L : set.expireAt().toEpochMilli();
+      }
+      statement(sql.upsertMany, new SqlArray("bytea", keys), new SqlArray("bytea", values),
+          new SqlArray("int4", encodings), new SqlArray("int8", expirations));
+    }
+    if (!deletes.isEmpty()) {
+      statement(sql.deleteMany, new SqlArray("bytea", deletes.toArray(new byte[0][])));
     }
     for (Enqueue e : write.enqueues()) {
       statement(sql.queueAdd, e.deadline().toEpochMilli(), UUID.randomUUID().toString(),
@@ -87,9 +124,11 @@ final class Pipeline {
 
   /** Appends the commit-log row and, if {@code payload} is not null, the notification. */
   void finish(UUID commitId, String payload) {
-    statement(sql.logCommit, commitId, System.currentTimeMillis());
-    if (payload != null) {
-      statement(sql.notify, sql.channel, payload);
+    long now = System.currentTimeMillis();
+    if (payload == null) {
+      statement(sql.logCommit, commitId, now);
+    } else {
+      statement(sql.logCommitAndNotify, commitId, now, sql.channel, payload);
     }
   }
 
@@ -108,6 +147,8 @@ final class Pipeline {
         p.setInt(i + 1, n);
       } else if (v instanceof UUID u) {
         p.setObject(i + 1, u, Types.OTHER);
+      } else if (v instanceof SqlArray a) {
+        p.setArray(i + 1, p.getConnection().createArrayOf(a.type(), a.elements()));
       } else {
         p.setString(i + 1, (String) v);
       }

@@ -133,16 +133,15 @@ final class Tx {
       p.setLong(1, version);
       p.executeUpdate();
     }
-    PreparedStatement log = prepare(sql.logCommit);
+    boolean announce = !changedKeys.isEmpty() || enqueued;
+    PreparedStatement log = prepare(announce ? sql.logCommitAndNotify : sql.logCommit);
     log.setObject(1, commitId, Types.OTHER);
     log.setLong(2, System.currentTimeMillis());
-    log.executeUpdate();
-    if (!changedKeys.isEmpty() || enqueued) {
-      PreparedStatement p = prepare(sql.notify);
-      p.setString(1, sql.channel);
-      p.setString(2, Notification.payload(instanceId, enqueued, expiring, changedKeys));
-      p.execute();
+    if (announce) {
+      log.setString(3, sql.channel);
+      log.setString(4, Notification.payload(instanceId, enqueued, expiring, changedKeys));
     }
+    log.executeUpdate();
   }
 
   void close() {
