@@ -47,6 +47,12 @@ final class Tx {
       // Commits never wait for this client between statements; a transaction that does has
       // lost its client, and must not hold the commit-order lock for long.
       s.execute("set idle_in_transaction_session_timeout = 30000");
+      // A commit is acknowledged once durable (as Deno's); stronger settings stay as they are.
+      try (ResultSet r = s.executeQuery("show synchronous_commit")) {
+        if (r.next() && r.getString(1).equals("off")) {
+          s.execute("set synchronous_commit = on");
+        }
+      }
     }
     try (var s = connection.createStatement(); ResultSet r = s.executeQuery(
         "select pid, backend_start from pg_stat_activity where pid = pg_backend_pid()")) {
