@@ -74,7 +74,40 @@ class BrokenCommitTest {
   }
 
   private void cutBeforeCommit(Function<Kv, CommitResult> write) throws Exception {
-    String schema = TestPostgres.freshSchema("cut");
+    breakMidCommit(write, (proxy, admin, schema) -> {
+      proxy.cutClients(); // the server still waits for the lock with the commit in hand
+      Thread.sleep(200);
+      admin.commit(); // releases the lock: an orphaned transaction would go on now
+    });
+  }
+
+  @Test
+  void replyLostAfterTheServerCommitted_reportsTheCommit() throws Exception {
+    breakMidCommit(kv -> kv.atomic().set(KvKey.of("once"), "y").enqueue("message").commit(),
+        (proxy, admin, schema) -> {
+          proxy.swallowReplies(true);
+          admin.commit(); // the commit goes through; its reply is lost
+          for (int i = 0; i < 500
+              && count(admin, "select count(*) from " + schema + ".queue") == 0; i++) {
+            Thread.sleep(10);
+          }
+          proxy.cutClients();
+          proxy.swallowReplies(false);
+        });
+  }
+
+  /** Breaks the connection of a commit that waits for the lock {@code admin} holds. */
+  private interface Breakage {
+    void breakIt(CuttableProxy proxy, Connection admin, String schema) throws Exception;
+  }
+
+  /**
+   * Runs {@code write} through a proxy while the commit-order lock is held, breaks it, and
+   * checks that the caller is told the commit succeeded and that it applied exactly once.
+   */
+  private void breakMidCommit(Function<Kv, CommitResult> write, Breakage breakage)
+      throws Exception {
+    String schema = TestPostgres.freshSchema("broken");
     try (CuttableProxy proxy = new CuttableProxy(serverPort());
         Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
             + schema);
@@ -86,42 +119,9 @@ class BrokenCommitTest {
       }
       CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(() -> write.apply(kv));
       awaitBlockedCommit(admin);
-      proxy.cutClients(); // the server still waits for the lock with the commit in hand
-      Thread.sleep(200);
-      admin.commit(); // releases the lock: an orphaned transaction would go on now
+      breakage.breakIt(proxy, admin, schema);
       // (An orphan left holding the lock would stall this for 30 s, past the guard.)
       CommitResult result = commit.get(10, TimeUnit.SECONDS);
-      assertThat(result.ok()).isTrue();
-      assertThat(kv.get(KvKey.of("once")).versionstamp()).isEqualTo(result.versionstamp());
-      assertThat(count(admin, "select count(*) from " + schema + ".queue")).as("enqueued once")
-          .isOne();
-    }
-  }
-
-  @Test
-  void replyLostAfterTheServerCommitted_reportsTheCommit() throws Exception {
-    String schema = TestPostgres.freshSchema("lost");
-    try (CuttableProxy proxy = new CuttableProxy(serverPort());
-        Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
-            + schema);
-        Connection admin = admin()) {
-      kv.set(KvKey.of("warm"), 0);
-      admin.setAutoCommit(false);
-      try (Statement s = admin.createStatement()) {
-        s.execute("select version from " + schema + ".data_version for update");
-      }
-      CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(() ->
-          kv.atomic().set(KvKey.of("once"), "y").enqueue("message").commit());
-      awaitBlockedCommit(admin);
-      proxy.swallowReplies(true);
-      admin.commit(); // the commit goes through; its reply is lost
-      for (int i = 0; i < 500 && count(admin, "select count(*) from " + schema + ".queue") == 0;
-          i++) {
-        Thread.sleep(10);
-      }
-      proxy.cutClients();
-      proxy.swallowReplies(false);
-      CommitResult result = commit.get(30, TimeUnit.SECONDS);
       assertThat(result.ok()).isTrue();
       assertThat(kv.get(KvKey.of("once")).versionstamp()).isEqualTo(result.versionstamp());
       assertThat(count(admin, "select count(*) from " + schema + ".queue")).as("enqueued once")
