@@ -1,9 +1,9 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
 import dev.kvasir.Versionstamp;
 import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.CommitThread;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.spi.RawKey;
 import java.sql.PreparedStatement;
@@ -13,9 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The one thread of an instance that commits. It takes every write pending at that moment and
@@ -32,62 +29,44 @@ import java.util.concurrent.LinkedBlockingQueue;
  * the writes succeeded; absent, they run again. Only if the server stays unreachable does a
  * write fail with {@link dev.kvasir.KvUnavailableException#maybeApplied()} set.
  */
-final class Writer implements AutoCloseable {
+final class Writer extends CommitThread<Writer.Pending<?>> {
   /** Work done inside an interactive transaction; run again from the start on retry. */
   interface Task<T> {
     T run(Tx tx) throws SQLException;
   }
 
   private static final int MAX_BATCH = 256;
-  private static final Pending<Void> POISON = new Pending<>(tx -> null, null);
 
   private final Database db;
   private final Sql sql;
   private final String instanceId;
   private final Random random;
   private final long retryTimeoutNanos;
-  private final LinkedBlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
   private Tx tx; // writer thread only
   private Tx.Backend orphan; // writer thread only
-  private boolean closed; // guarded by queue
 
-  private static final class Pending<T> {
+  static final class Pending<T> extends CommitThread.Job<T> {
     final Task<T> task;
     final AtomicWrite write; // set for atomic writes, which may be pipelined
-    final CompletableFuture<T> future = new CompletableFuture<>();
-    T result;
-    RuntimeException error;
-    List<Runnable> afterCommit = List.of();
 
     Pending(Task<T> task, AtomicWrite write) {
       this.task = task;
       this.write = write;
     }
 
-    void fail(RuntimeException e) {
-      error = e;
-      afterCommit = List.of();
-    }
-
-    void complete() {
-      if (error != null) {
-        future.completeExceptionally(error);
-      } else {
-        future.complete(result);
-      }
+    void run(Tx tx) throws SQLException {
+      succeed(task.run(tx));
     }
   }
 
   Writer(Database db, Sql sql, String instanceId, Random random, long retryTimeoutMs) {
+    super("kvasir-postgres-writer " + sql.schema, MAX_BATCH);
     this.db = db;
     this.sql = sql;
     this.instanceId = instanceId;
     this.random = random;
     this.retryTimeoutNanos = retryTimeoutMs * 1_000_000;
-    this.thread = new Thread(this::loop, "kvasir-postgres-writer " + sql.schema);
-    thread.setDaemon(true);
-    thread.start();
+    start();
   }
 
   /** Runs the task in the next group commit and waits until it committed. */
@@ -100,51 +79,13 @@ final class Writer implements AutoCloseable {
     return submit(new Pending<>(tx -> Commits.apply(tx, write, random), write));
   }
 
-  private <T> T submit(Pending<T> p) {
-    synchronized (queue) {
-      if (closed) {
-        throw new KvClosedException();
-      }
-      queue.add(p); // before the poison task, so it runs
-    }
-    try {
-      return p.future.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new KvException("commit failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KvException("interrupted while waiting for a commit; it may still be applied", e);
-    }
-  }
-
-  private void loop() {
-    List<Pending<?>> batch = new ArrayList<>();
-    boolean stop = false;
-    while (!stop) {
-      try {
-        batch.add(queue.take());
-      } catch (InterruptedException e) {
-        continue; // only close() stops the writer, through the poison task
-      }
-      queue.drainTo(batch, MAX_BATCH - 1);
-      int poison = batch.indexOf(POISON);
-      if (poison >= 0) {
-        stop = true;
-        batch.subList(poison, batch.size()).clear();
-      }
-      runBatch(batch);
-      batch.clear();
-    }
-    for (Pending<?> p; (p = queue.poll()) != null; ) {
-      p.future.completeExceptionally(new KvClosedException());
-    }
+  @Override
+  protected void stopped() {
     dropConnection();
   }
 
-  private void runBatch(List<Pending<?>> batch) {
+  @Override
+  protected void runBatch(List<Pending<?>> batch) {
     List<Pending<?>> active = new ArrayList<>(batch);
     boolean pipelined = active.stream().allMatch(p -> p.write != null
         && Pipeline.accepts(p.write));
@@ -194,12 +135,6 @@ final class Writer implements AutoCloseable {
         failAll(active, e);
         break;
       }
-    }
-    for (Pending<?> p : batch) {
-      p.complete();
-    }
-    for (Pending<?> p : batch) {
-      p.afterCommit.forEach(Runnable::run);
     }
   }
 
@@ -266,7 +201,7 @@ final class Writer implements AutoCloseable {
         if ("KV001".equals(e.getSQLState())) {
           Pending<Optional<Commits.Applied>> failed =
               (Pending<Optional<Commits.Applied>>) batch.get(CommitLog.failedTask(e));
-          failed.result = Optional.empty();
+          failed.succeed(Optional.empty());
           throw new TaskFailed(failed);
         }
         if (Database.classify(e) == Database.Failure.CONNECTION) {
@@ -284,8 +219,8 @@ final class Writer implements AutoCloseable {
   private static void applied(List<Pending<?>> batch, long[] versions) {
     for (int j = 0; j < batch.size(); j++) {
       Pending<Optional<Commits.Applied>> p = (Pending<Optional<Commits.Applied>>) batch.get(j);
-      p.result = Optional.of(new Commits.Applied(Versionstamp.ofVersion(versions[j]),
-          Pipeline.keys(p.write), earliestExpiry(p.write)));
+      p.succeed(Optional.of(new Commits.Applied(Versionstamp.ofVersion(versions[j]),
+          Pipeline.keys(p.write), earliestExpiry(p.write))));
     }
   }
 
@@ -306,9 +241,8 @@ final class Writer implements AutoCloseable {
     try {
       t.begin();
       for (Pending<?> p : batch) {
-        p.error = null;
         try {
-          run(p, t);
+          p.run(t);
         } catch (SQLException e) {
           if (Database.classify(e) != Database.Failure.OTHER) {
             throw e; // the whole batch retries
@@ -319,7 +253,7 @@ final class Writer implements AutoCloseable {
           p.fail(e);
           throw new TaskFailed(p);
         }
-        p.afterCommit = t.takeAfterCommit();
+        p.afterCommit(t.takeAfterCommit());
       }
       t.finish(instanceId, commitId);
     } catch (SQLException | RuntimeException e) {
@@ -335,10 +269,6 @@ final class Writer implements AutoCloseable {
       rollback(t);
       throw e; // PostgreSQL refused the commit (e.g. a serialization failure): nothing applied
     }
-  }
-
-  private static <T> void run(Pending<T> p, Tx t) throws SQLException {
-    p.result = p.task.run(t);
   }
 
   private Tx connect() throws SQLException {
@@ -382,23 +312,6 @@ final class Writer implements AutoCloseable {
     if (tx != null) {
       tx.close();
       tx = null;
-    }
-  }
-
-  /** Finishes the writes already queued, then stops the thread and returns its connection. */
-  @Override
-  public void close() {
-    synchronized (queue) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      queue.add(POISON);
-    }
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }

@@ -1,14 +1,11 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
+import dev.kvasir.spi.CommitThread;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The one thread that writes. It takes every task pending at that moment and runs them in one
@@ -17,103 +14,48 @@ import java.util.concurrent.LinkedBlockingQueue;
  * task's result is delivered, and its after-commit actions run, only once the transaction is
  * durable, so tasks must be safe to run again.
  */
-final class Writer implements AutoCloseable {
+final class Writer extends CommitThread<Writer.Pending<?>> {
   /** Work done inside the writer's transaction. */
   interface Task<T> {
     T run(Tx tx) throws SQLException;
   }
 
   private static final int MAX_BATCH = 256;
-  private static final Pending<Void> POISON = new Pending<>(tx -> null);
 
   private final Tx tx;
   private final Duration busyTimeout;
-  private final LinkedBlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
-  private boolean closed; // guarded by queue
 
-  private static final class Pending<T> {
+  static final class Pending<T> extends CommitThread.Job<T> {
     final Task<T> task;
-    final CompletableFuture<T> future = new CompletableFuture<>();
-    T result;
-    RuntimeException error;
-    List<Runnable> afterCommit = List.of();
 
     Pending(Task<T> task) {
       this.task = task;
     }
 
     void run(Tx tx) throws SQLException {
-      result = task.run(tx);
-    }
-
-    void complete() {
-      if (error != null) {
-        future.completeExceptionally(error);
-      } else {
-        future.complete(result);
-      }
+      succeed(task.run(tx));
     }
   }
 
   Writer(Tx tx, Duration busyTimeout, String name) {
+    super("kvasir-sqlite-writer " + name, MAX_BATCH);
     this.tx = tx;
     this.busyTimeout = busyTimeout;
-    this.thread = new Thread(this::loop, "kvasir-sqlite-writer " + name);
-    thread.setDaemon(true);
-    thread.start();
+    start();
   }
 
   /** Runs the task in the next group commit and waits until it is durable. */
   <T> T execute(Task<T> task) {
-    Pending<T> p = new Pending<>(task);
-    synchronized (queue) {
-      if (closed) {
-        throw new KvClosedException();
-      }
-      queue.add(p); // before the poison task, so it runs
-    }
-    try {
-      return p.future.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new KvException("commit failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KvException("interrupted while waiting for a commit; it may still be applied", e);
-    }
+    return submit(new Pending<>(task));
   }
 
-  private void loop() {
-    List<Pending<?>> batch = new ArrayList<>();
-    boolean stop = false;
-    while (!stop) {
-      try {
-        batch.add(queue.take());
-      } catch (InterruptedException e) {
-        continue; // only close() stops the writer, through the poison task
-      }
-      queue.drainTo(batch, MAX_BATCH - 1);
-      int poison = batch.indexOf(POISON);
-      if (poison >= 0) {
-        stop = true;
-        batch.subList(poison, batch.size()).clear();
-      }
-      runBatch(batch);
-      batch.clear();
-    }
-    for (Pending<?> p; (p = queue.poll()) != null; ) {
-      p.future.completeExceptionally(new KvClosedException());
-    }
+  @Override
+  protected void stopped() {
     tx.close();
   }
 
-  private void runBatch(List<Pending<?>> batch) {
-    if (batch.isEmpty()) {
-      return;
-    }
+  @Override
+  protected void runBatch(List<Pending<?>> batch) {
     // Optimistic: run every task in one transaction without savepoints. A task that fails is
     // rare (a sum on a string); then everything rolls back and the others run again without it.
     List<Pending<?>> active = new ArrayList<>(batch);
@@ -126,25 +68,17 @@ final class Writer implements AutoCloseable {
         break;
       } catch (TaskFailed f) {
         tx.takeAfterCommit();
-        f.pending.error = f.cause;
-        f.pending.afterCommit = List.of();
+        f.pending.fail(f.cause);
         active.remove(f.pending);
       } catch (SQLException | RuntimeException e) {
         tx.takeAfterCommit(); // nothing of the batch committed
         RuntimeException failure = e instanceof RuntimeException r ? r
             : new KvException("database error: " + e.getMessage(), e);
         for (Pending<?> p : active) {
-          p.error = failure;
-          p.afterCommit = List.of();
+          p.fail(failure);
         }
         break;
       }
-    }
-    for (Pending<?> p : batch) {
-      p.complete();
-    }
-    for (Pending<?> p : batch) {
-      p.afterCommit.forEach(Runnable::run);
     }
   }
 
@@ -166,7 +100,6 @@ final class Writer implements AutoCloseable {
     tx.execute("begin immediate");
     try {
       for (Pending<?> p : batch) {
-        p.error = null;
         try {
           p.run(tx);
         } catch (SQLException e) {
@@ -177,7 +110,7 @@ final class Writer implements AutoCloseable {
         } catch (RuntimeException e) {
           throw new TaskFailed(p, e);
         }
-        p.afterCommit = tx.takeAfterCommit();
+        p.afterCommit(tx.takeAfterCommit());
       }
       tx.execute("commit");
     } catch (SQLException | RuntimeException e) {
@@ -187,23 +120,6 @@ final class Writer implements AutoCloseable {
         // no transaction left to roll back
       }
       throw e;
-    }
-  }
-
-  /** Finishes the tasks already queued, then stops the thread and closes the connection. */
-  @Override
-  public void close() {
-    synchronized (queue) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      queue.add(POISON);
-    }
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }
