@@ -7,7 +7,6 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.KvU64;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
@@ -22,30 +21,9 @@ import org.junit.jupiter.api.Test;
  * or it had committed and only the reply was lost (the writer must report success).
  */
 class BrokenCommitTest {
-  private static Connection admin() throws Exception {
-    return DriverManager.getConnection(
-        "jdbc:" + TestPostgres.url().replace("postgres@", ""), "postgres", "");
-  }
-
   private static int serverPort() {
     String url = TestPostgres.url();
     return Integer.parseInt(url.substring(url.lastIndexOf(':') + 1, url.lastIndexOf('/')));
-  }
-
-  /** Waits until the writer's transaction waits for the commit-order lock. */
-  private static void awaitBlockedCommit(Connection admin) throws Exception {
-    for (int i = 0; i < 500; i++) {
-      try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(
-          "select count(*) from pg_stat_activity where application_name = 'kvasir'"
-              + " and wait_event_type = 'Lock'")) {
-        r.next();
-        if (r.getInt(1) > 0) {
-          return;
-        }
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("the commit never waited for the lock");
   }
 
   private static long count(Connection admin, String sql) throws Exception {
@@ -111,14 +89,14 @@ class BrokenCommitTest {
     try (CuttableProxy proxy = new CuttableProxy(serverPort());
         Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
             + schema);
-        Connection admin = admin()) {
+        Connection admin = TestPostgres.admin()) {
       kv.set(KvKey.of("warm"), 0);
       admin.setAutoCommit(false);
       try (Statement s = admin.createStatement()) {
         s.execute("select version from " + schema + ".data_version for update");
       }
       CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(() -> write.apply(kv));
-      awaitBlockedCommit(admin);
+      TestPostgres.awaitKvasirWaitingForALock(admin);
       breakage.breakIt(proxy, admin, schema);
       // (An orphan left holding the lock would stall this for 30 s, past the guard.)
       CommitResult result = commit.get(10, TimeUnit.SECONDS);

@@ -6,8 +6,6 @@ import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +20,7 @@ class DeadlockRetryTest {
   void writerChosenAsDeadlockVictim_retriesTransparently() throws Exception {
     String schema = TestPostgres.freshSchema("deadlock");
     try (Kv kv = Kv.open(TestPostgres.url() + "?schema=" + schema);
-        Connection admin = DriverManager.getConnection(
-            "jdbc:" + TestPostgres.url().replace("postgres@", ""), "postgres", "")) {
+        Connection admin = TestPostgres.admin()) {
       kv.set(KvKey.of("contended"), "before");
       admin.setAutoCommit(false);
       try (Statement s = admin.createStatement()) {
@@ -32,7 +29,7 @@ class DeadlockRetryTest {
       // The writer takes the commit-order lock, then waits for the row.
       CompletableFuture<CommitResult> commit =
           CompletableFuture.supplyAsync(() -> kv.set(KvKey.of("contended"), "after"));
-      awaitWriterWaitingForALock(admin);
+      TestPostgres.awaitKvasirWaitingForALock(admin);
       // Now wait for the writer's lock: a cycle. The writer waited first, so its deadlock
       // check runs first and aborts its own transaction; this statement then succeeds.
       try (Statement s = admin.createStatement()) {
@@ -43,20 +40,5 @@ class DeadlockRetryTest {
       assertThat(result.ok()).isTrue();
       assertThat(kv.get(KvKey.of("contended")).value()).isEqualTo("after");
     }
-  }
-
-  private static void awaitWriterWaitingForALock(Connection admin) throws Exception {
-    for (int i = 0; i < 500; i++) {
-      try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(
-          "select count(*) from pg_stat_activity where application_name = 'kvasir'"
-              + " and wait_event_type = 'Lock'")) {
-        r.next();
-        if (r.getInt(1) > 0) {
-          return;
-        }
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("the writer never waited for the row lock");
   }
 }

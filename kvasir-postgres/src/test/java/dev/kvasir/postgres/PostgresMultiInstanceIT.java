@@ -126,9 +126,7 @@ class PostgresMultiInstanceIT {
   }
 
   private static long leftInQueueTables(String schema) throws Exception {
-    String jdbc = "jdbc:" + TestPostgres.url().replace("postgresql://postgres@", "postgresql://");
-    try (var c = java.sql.DriverManager.getConnection(jdbc, "postgres", "");
-        var s = c.createStatement();
+    try (var c = TestPostgres.admin(); var s = c.createStatement();
         var r = s.executeQuery("select (select count(*) from " + schema + ".queue)"
             + " + (select count(*) from " + schema + ".queue_running)")) {
       r.next();

@@ -11,7 +11,6 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import java.net.ServerSocket;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -27,13 +26,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /** Opening: concurrent migration, refusing schemas that are not Kvasir's, key order. */
 class PostgresSchemaTest {
-  private static Connection admin() throws Exception {
-    return DriverManager.getConnection(
-        "jdbc:" + TestPostgres.url().replace("postgres@", ""), "postgres", "");
-  }
-
   private static long count(String sql) throws Exception {
-    try (Connection c = admin(); Statement s = c.createStatement();
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery(sql)) {
       r.next();
       return r.getLong(1);
@@ -71,7 +65,7 @@ class PostgresSchemaTest {
   @Test
   void schemaWithOtherTables_isRefused_andLeftAlone() throws Exception {
     String schema = TestPostgres.freshSchema("app");
-    try (Connection c = admin(); Statement s = c.createStatement()) {
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
       s.execute("create schema " + schema);
       s.execute("create table " + schema + ".orders (id int)");
     }
@@ -87,7 +81,7 @@ class PostgresSchemaTest {
     String schema = TestPostgres.freshSchema("newer");
     String url = TestPostgres.url() + "?schema=" + schema;
     Kv.open(url).close();
-    try (Connection c = admin(); Statement s = c.createStatement()) {
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
       s.execute("update " + schema + ".migration_state set version = " + (Schema.VERSION + 1));
     }
     assertThatThrownBy(() -> Kv.open(url)).isInstanceOf(KvException.class)

@@ -4,6 +4,11 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -28,6 +33,27 @@ final class TestPostgres {
 
   static String url(int port) {
     return "postgresql://postgres@localhost:" + port + "/postgres";
+  }
+
+  /** A plain JDBC connection to the shared server, to look at or interfere with the engine. */
+  static Connection admin() throws SQLException {
+    return DriverManager.getConnection("jdbc:" + url().replace("postgres@", ""), "postgres", "");
+  }
+
+  /** Waits until some transaction of a Kvasir engine waits for a lock. */
+  static void awaitKvasirWaitingForALock(Connection admin) throws Exception {
+    for (int i = 0; i < 500; i++) {
+      try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(
+          "select count(*) from pg_stat_activity where application_name = 'kvasir'"
+              + " and wait_event_type = 'Lock'")) {
+        r.next();
+        if (r.getInt(1) > 0) {
+          return;
+        }
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no Kvasir transaction ever waited for a lock");
   }
 
   /** A schema name no other test of this JVM uses. */
