@@ -123,6 +123,8 @@ public final class SqliteEngine implements KvEngine {
     SQLiteConfig c = new SQLiteConfig();
     // SQLite's own busy handler only bridges short waits; Busy retries up to busyTimeout.
     c.setBusyTimeout((int) Math.min(config.busyTimeout().toMillis(), 100));
+    // Otherwise the driver prepares and runs "select last_insert_rowid()" after every insert.
+    c.setGetGeneratedKeys(false);
     if (readOnly) {
       c.setOpenMode(SQLiteOpenMode.READONLY);
       c.setReadOnly(true);
