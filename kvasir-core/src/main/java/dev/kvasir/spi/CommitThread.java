@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one thread of an engine that commits (group commit). Callers {@link #submit} jobs and wait;
  * the thread takes every job pending at that moment, up to a maximum, and hands them to {@link
  * #runBatch} together, so that they share one transaction. Once the batch is done, every job's
- * caller gets its result or error, then the jobs' after-commit actions run (on this thread).
- * {@link #close()} lets the jobs already queued finish, then stops.
+ * caller gets its result or error, then the jobs' after-commit actions run. When nothing is
+ * being committed and nothing waits, a caller runs its job as a batch of one on its own thread
+ * instead; batches never overlap either way. {@link #close()} lets the jobs already queued
+ * finish, then stops.
  *
  * @param <J> the engine's job type
  */
@@ -54,9 +57,12 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
   private static final Object STOP = new Object();
 
   private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+  /** Held while a batch runs, by the commit thread or by a caller committing inline. */
+  private final ReentrantLock batchLock = new ReentrantLock();
   private final int maxBatch;
   private final Thread thread;
   private boolean closed; // guarded by queue
+  private int waiting; // callers whose jobs are queued or running on the thread; guarded by queue
 
   protected CommitThread(String name, int maxBatch) {
     this.maxBatch = maxBatch;
@@ -74,12 +80,32 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
    *
    * @throws KvClosedException if the thread was closed before the job ran
    */
+  @SuppressWarnings("unchecked")
   protected final <T> T submit(Job<T> job) {
+    boolean inline = false;
     synchronized (queue) {
       if (closed) {
         throw new KvClosedException();
       }
-      queue.add(job); // before the stop marker, so it runs
+      // Nobody else is committing or waiting: commit on the caller's thread and save the two
+      // thread switches of a hand-over. Otherwise queue up for the commit thread's next batch,
+      // which the others' jobs share.
+      if (waiting == 0 && queue.isEmpty() && !batchLock.isHeldByCurrentThread()
+          && batchLock.tryLock()) {
+        inline = true;
+      } else {
+        queue.add(job); // before the stop marker, so it runs
+        waiting++;
+      }
+    }
+    if (inline) {
+      List<J> batch = List.of((J) job);
+      try {
+        runAndComplete(batch);
+      } finally {
+        batchLock.unlock();
+      }
+      job.afterCommit.forEach(Runnable::run);
     }
     try {
       return job.future.get();
@@ -123,10 +149,13 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
         batch.add((J) o);
       }
       if (!batch.isEmpty()) {
-        runBatch(batch);
-        for (Job<?> job : batch) {
-          job.complete();
+        batchLock.lock();
+        try {
+          runAndComplete(batch);
+        } finally {
+          batchLock.unlock();
         }
+        doneWaiting(batch.size());
         for (Job<?> job : batch) {
           job.afterCommit.forEach(Runnable::run);
         }
@@ -137,7 +166,26 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
     for (Object o; (o = queue.poll()) != null; ) {
       ((Job<?>) o).future.completeExceptionally(new KvClosedException());
     }
-    stopped();
+    batchLock.lock(); // a caller may still be committing inline
+    try {
+      stopped();
+    } finally {
+      batchLock.unlock();
+    }
+  }
+
+  private void runAndComplete(List<J> batch) {
+    runBatch(batch);
+    for (Job<?> job : batch) {
+      job.complete();
+    }
+  }
+
+  /** The queued jobs of a batch no longer wait. */
+  private void doneWaiting(int jobs) {
+    synchronized (queue) {
+      waiting -= jobs;
+    }
   }
 
   /** Finishes the jobs already queued, then stops the thread. */
