@@ -23,7 +23,6 @@ final class ChangeFeed implements AutoCloseable {
   private final Runnable onResync;
   private Thread thread; // guarded by this
   private volatile boolean closed;
-  private volatile boolean listening;
 
   ChangeFeed(Database db, Sql sql, Consumer<Notification> onNotification, Runnable onResync) {
     this.db = db;
@@ -41,18 +40,12 @@ final class ChangeFeed implements AutoCloseable {
     }
   }
 
-  /** Whether the listening connection is up (for tests and diagnostics). */
-  boolean listening() {
-    return listening;
-  }
-
   private void run() {
     for (int tries = 0; !closed; ) {
       try (Connection c = db.connection()) {
         try (Statement s = c.createStatement()) {
           s.execute("listen " + sql.channel);
         }
-        listening = true;
         tries = 0;
         onResync.run(); // whatever happened before LISTEN took effect is looked at now
         PGConnection pg = c.unwrap(PGConnection.class);
@@ -69,14 +62,12 @@ final class ChangeFeed implements AutoCloseable {
           }
         }
       } catch (SQLException | RuntimeException e) {
-        listening = false;
         if (!closed) {
           onResync.run(); // something may have changed unannounced; look now and after reconnect
           sleep(tries++);
         }
       }
     }
-    listening = false;
   }
 
   private static void sleep(int tries) {

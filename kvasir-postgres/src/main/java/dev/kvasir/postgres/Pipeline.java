@@ -32,9 +32,11 @@ import java.util.UUID;
  * </ol>
  *
  * The first statement locks the {@code data_version} row (commit order across instances; in
- * READ COMMITTED every later statement then sees every earlier commit). The batch ends with its {@code commit_log} row and the {@code NOTIFY}. Writes with sums,
- * minimums, maximums or versionstamped keys need values or versions on the client first and go
- * through the interactive path instead ({@link #accepts}).
+ * READ COMMITTED every later statement then sees every earlier commit): an explicit lock if the
+ * first write has checks, else its version update. The batch ends with its {@code commit_log}
+ * row, which carries the {@code NOTIFY}. Writes with sums, minimums, maximums or versionstamped
+ * keys need values or versions on the client first and go through the interactive path instead
+ * ({@link #accepts}).
  */
 final class Pipeline {
   private final Sql sql;

@@ -268,11 +268,6 @@ public final class PostgresEngine implements KvEngine {
     };
   }
 
-  /** Whether the connection that hears other instances' commits is up. */
-  boolean listening() {
-    return feed.listening();
-  }
-
   boolean isClosed() {
     return closed;
   }
