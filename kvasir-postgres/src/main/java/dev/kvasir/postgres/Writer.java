@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
+import java.util.function.LongConsumer;
 
 /**
  * The one thread of an instance that commits. It takes every write pending at that moment and
@@ -161,10 +162,10 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     final UUID commitId;
     final transient Tx.Backend backend;
     final SQLException cause;
-    final transient java.util.function.LongConsumer onApplied;
+    final transient LongConsumer onApplied;
 
     OutcomeUnknown(UUID commitId, Tx.Backend backend, SQLException cause,
-        java.util.function.LongConsumer onApplied) {
+        LongConsumer onApplied) {
       super(null, null, false, false);
       this.commitId = commitId;
       this.backend = backend;
