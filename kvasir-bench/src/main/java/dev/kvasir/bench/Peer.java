@@ -1,6 +1,7 @@
 package dev.kvasir.bench;
 
 import dev.kvasir.CommitResult;
+import dev.kvasir.KeyPart;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
@@ -181,7 +182,8 @@ public final class Peer {
     for (int rep = 0; rep < reps; rep++) {
       int k = 0;
       for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
-        require(e.key().get(1).equals(KvKey.of((double) k).get(0))
+        // The same check as the JS peers': key part and value field equal the index.
+        require(e.key().get(1) instanceof KeyPart.Num part && part.value() == k
             && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k,
             "W4 entry " + k + " out of order");
         k++;
