@@ -26,6 +26,10 @@ final class Database {
     return location.startsWith("http://") || location.startsWith("https://");
   }
 
+  boolean isPostgres() {
+    return location.startsWith("postgresql://") || location.startsWith("postgres://");
+  }
+
   boolean isFile() {
     return !isRemote() && !location.equals(":memory:") && !location.contains("://");
   }

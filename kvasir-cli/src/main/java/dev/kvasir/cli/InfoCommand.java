@@ -7,6 +7,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
 import dev.kvasir.Versionstamp;
+import dev.kvasir.postgres.PostgresConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,9 +36,11 @@ final class InfoCommand extends DbCommand {
       }
     }
     ObjectNode info = Render.JSON.createObjectNode();
-    info.put("engine", db.isRemote() ? "KV Connect" : db.isFile() ? "SQLite" : "memory");
+    info.put("engine", db.isRemote() ? "KV Connect" : db.isPostgres() ? "PostgreSQL"
+        : db.isFile() ? "SQLite" : "memory");
     info.put("location", db.isFile()
-        ? Path.of(db.location).toAbsolutePath().normalize().toString() : db.location);
+        ? Path.of(db.location).toAbsolutePath().normalize().toString()
+        : PostgresConfig.redact(db.location));
     if (db.isFile()) {
       info.put("bytes", fileBytes(Path.of(db.location)));
     }

@@ -1,6 +1,7 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
+import dev.kvasir.postgres.PostgresConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,7 +59,8 @@ final class ShellCommand implements Callable<Integer> {
         .parser(parser).completer(new Completion(template))
         .variable(LineReader.HISTORY_FILE, history).build();
     PrintWriter out = terminal.writer();
-    out.println("Kvasir shell on " + db.location + ". 'help' lists commands, 'exit' leaves.");
+    out.println("Kvasir shell on " + PostgresConfig.redact(db.location)
+        + ". 'help' lists commands, 'exit' leaves.");
     terminal.handle(Terminal.Signal.INT, signal -> Kvasir.interrupt());
     while (true) {
       String line;

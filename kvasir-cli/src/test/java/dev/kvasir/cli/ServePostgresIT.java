@@ -50,6 +50,11 @@ class ServePostgresIT {
         Jar.Run get = jar.run("get", "--db", db, "[\"greeting\"]");
         assertThat(get.exit()).as(get.err()).isZero();
         assertThat(get.out()).contains("hello from server 1");
+        // The embedded server trusts every password; info must not print it.
+        Jar.Run info = jar.run("info", "--db", db.replace("postgres@", "postgres:hunter2@"));
+        assertThat(info.exit()).as(info.err()).isZero();
+        assertThat(info.out()).contains("engine: PostgreSQL").contains("entries: 1")
+            .contains("postgres:***@").doesNotContain("hunter2");
       } finally {
         for (Process p : List.of(first, second)) {
           p.destroy();

@@ -216,8 +216,8 @@ public final class PostgresConfig {
     return URLDecoder.decode(s, StandardCharsets.UTF_8);
   }
 
-  /** The URL with any password replaced, for error messages. */
-  static String redact(String url) {
+  /** The URL with any password replaced by {@code ***}, for messages and logs. */
+  public static String redact(String url) {
     return url.replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@");
   }
 
