@@ -36,6 +36,15 @@ final class Readers implements AutoCloseable {
 
   /** Runs {@code work} in a read transaction on an idle connection. */
   <T> T run(Writer.Task<T> work) {
+    return run(work, true);
+  }
+
+  /**
+   * Runs {@code work} on an idle connection; without {@code transaction} each statement is its
+   * own read transaction, which is enough for work of one statement and saves two round trips
+   * into SQLite.
+   */
+  <T> T run(Writer.Task<T> work, boolean transaction) {
     Tx tx;
     try {
       tx = idle.take();
@@ -47,7 +56,8 @@ final class Readers implements AutoCloseable {
       if (closed) {
         throw new KvClosedException();
       }
-      return Busy.retry(busyTimeout, "read", () -> runOnce(tx, work));
+      return Busy.retry(busyTimeout, "read",
+          () -> transaction ? runOnce(tx, work) : work.run(tx));
     } catch (SQLException e) {
       throw new KvException("read failed: " + e.getMessage(), e);
     } finally {
