@@ -21,9 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,7 +61,6 @@ public final class PostgresEngine implements KvEngine {
   private final ScheduledExecutorService timer;
   private final ChangeFeed feed;
   private final PostgresQueue queue;
-  private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
   private ScheduledFuture<?> nextSweep; // guarded by this
   private long nextSweepAt = Long.MAX_VALUE; // guarded by this
   private volatile boolean closed;
@@ -251,21 +248,9 @@ public final class PostgresEngine implements KvEngine {
   @Override
   public EngineWatch watch(List<RawKey> keys) {
     ensureOpen();
-    NotifiedWatch watch = new NotifiedWatch(this, notifier, keys);
-    watches.add(watch);
     feed.start();
-    return new EngineWatch() {
-      @Override
-      public List<Optional<RawEntry>> next() throws InterruptedException {
-        return closed ? null : watch.next();
-      }
-
-      @Override
-      public void close() {
-        watches.remove(watch);
-        watch.close();
-      }
-    };
+    // The notifier is this engine's own: closing the engine closes it, which ends every watch.
+    return new NotifiedWatch(this, notifier, keys);
   }
 
   boolean isClosed() {
@@ -291,7 +276,6 @@ public final class PostgresEngine implements KvEngine {
       }
       closed = true;
     }
-    watches.forEach(NotifiedWatch::close);
     notifier.close();
     queue.signal();
     feed.close();
