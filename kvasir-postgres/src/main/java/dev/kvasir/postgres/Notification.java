@@ -60,10 +60,15 @@ record Notification(String instance, boolean enqueued, boolean expiring, Set<Lon
     return new Notification(parts[0], parts[1].contains("q"), parts[1].contains("e"), hashes);
   }
 
-  /** FNV-1a over the key's bytes. */
+  /** The key's hash in notifications. */
   static long hash(RawKey key) {
+    return fnv1a(key.bytes());
+  }
+
+  /** 64-bit FNV-1a: stable across JVMs and versions, unlike {@code hashCode}. */
+  static long fnv1a(byte[] bytes) {
     long h = 0xcbf29ce484222325L;
-    for (byte b : key.bytes()) {
+    for (byte b : bytes) {
       h = (h ^ (b & 0xff)) * 0x100000001b3L;
     }
     return h;

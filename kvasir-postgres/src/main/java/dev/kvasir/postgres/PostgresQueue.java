@@ -69,18 +69,15 @@ final class PostgresQueue {
       long seen = signals();
       long wait;
       try {
-        Delivery taken = db.run("dequeue", c -> take(c.prepareStatement(sql.queueTake)));
-        if (taken != null) {
+        // Take the first due message, or learn when the next one is due: one connection.
+        Object next = db.run("dequeue", c -> {
+          Delivery taken = take(c.prepareStatement(sql.queueTake));
+          return taken != null ? taken : earliest(c.prepareStatement(sql.queueEarliest));
+        });
+        if (next instanceof Delivery taken) {
           return taken;
         }
-        long earliest = db.run("dequeue", c -> {
-          try (ResultSet r = c.prepareStatement(sql.queueEarliest).executeQuery()) {
-            r.next();
-            long ts = r.getLong(1);
-            return r.wasNull() ? Long.MAX_VALUE : ts;
-          }
-        });
-        wait = Math.min(Math.max(1, earliest - System.currentTimeMillis()), POLL_MS);
+        wait = Math.min(Math.max(1, (Long) next - System.currentTimeMillis()), POLL_MS);
       } catch (KvClosedException e) {
         return null;
       } catch (KvException e) {
@@ -90,6 +87,15 @@ final class PostgresQueue {
         throw e;
       }
       await(seen, wait);
+    }
+  }
+
+  /** When the first queued message is due, or {@code Long.MAX_VALUE} if none is queued. */
+  private static long earliest(PreparedStatement p) throws SQLException {
+    try (p; ResultSet r = p.executeQuery()) {
+      r.next();
+      long ts = r.getLong(1);
+      return r.wasNull() ? Long.MAX_VALUE : ts;
     }
   }
 

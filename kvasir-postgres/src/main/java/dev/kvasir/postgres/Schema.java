@@ -1,6 +1,7 @@
 package dev.kvasir.postgres;
 
 import dev.kvasir.KvException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -127,12 +128,8 @@ final class Schema {
     }
   }
 
-  /** A stable 64-bit key for the schema's advisory lock (FNV-1a of its name). */
+  /** A stable 64-bit key for the schema's advisory lock. */
   static long lockKey(String schema) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : ("kvasir schema " + schema).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-      h = (h ^ (b & 0xff)) * 0x100000001b3L;
-    }
-    return h;
+    return Notification.fnv1a(("kvasir schema " + schema).getBytes(StandardCharsets.UTF_8));
   }
 }
