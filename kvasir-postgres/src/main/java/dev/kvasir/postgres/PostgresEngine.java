@@ -13,6 +13,7 @@ import dev.kvasir.spi.NotifiedWatch;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import dev.kvasir.spi.SweepSchedule;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,7 +26,6 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,8 +61,7 @@ public final class PostgresEngine implements KvEngine {
   private final ScheduledExecutorService timer;
   private final ChangeFeed feed;
   private final PostgresQueue queue;
-  private ScheduledFuture<?> nextSweep; // guarded by this
-  private long nextSweepAt = Long.MAX_VALUE; // guarded by this
+  private final SweepSchedule sweeps;
   private volatile boolean closed;
 
   private PostgresEngine(PostgresConfig config, Database db, Sql sql) {
@@ -78,6 +77,7 @@ public final class PostgresEngine implements KvEngine {
     });
     this.feed = new ChangeFeed(db, sql, this::changedElsewhere, this::resync);
     this.queue = new PostgresQueue(this, db, writer, sql, timer, random);
+    this.sweeps = new SweepSchedule(timer, this::sweep);
   }
 
   /**
@@ -123,7 +123,7 @@ public final class PostgresEngine implements KvEngine {
       queue.signal();
     }
     if (applied.earliestExpiry() != Long.MAX_VALUE) {
-      scheduleSweep(applied.earliestExpiry());
+      sweeps.atOrBefore(applied.earliestExpiry());
     }
   }
 
@@ -161,7 +161,7 @@ public final class PostgresEngine implements KvEngine {
     try {
       timer.execute(() -> {
         try {
-          scheduleSweep(db.run("find the next expiry", this::earliestExpiry));
+          sweeps.atOrBefore(db.run("find the next expiry", this::earliestExpiry));
         } catch (KvException e) {
           // closing or unreachable: the fallback sweep looks again
         }
@@ -188,10 +188,7 @@ public final class PostgresEngine implements KvEngine {
     if (closed) {
       return;
     }
-    synchronized (this) {
-      nextSweepAt = Long.MAX_VALUE;
-      nextSweep = null;
-    }
+    sweeps.started();
     long next = System.currentTimeMillis() + EXPIRY_FALLBACK_MS;
     try {
       next = Math.min(next, writer.execute(tx -> {
@@ -219,23 +216,7 @@ public final class PostgresEngine implements KvEngine {
       // unreachable for now: try again at the fallback time
     }
     // Other instances write expiring rows too; look again within a minute regardless.
-    scheduleSweep(next);
-  }
-
-  private synchronized void scheduleSweep(long atMs) {
-    if (closed || atMs >= nextSweepAt) {
-      return;
-    }
-    if (nextSweep != null) {
-      nextSweep.cancel(false);
-    }
-    nextSweepAt = atMs;
-    long delay = Math.max(0, atMs - System.currentTimeMillis());
-    try {
-      nextSweep = timer.schedule(this::sweep, delay, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      // closed
-    }
+    sweeps.atOrBefore(next);
   }
 
   @Override
@@ -276,6 +257,7 @@ public final class PostgresEngine implements KvEngine {
       }
       closed = true;
     }
+    sweeps.stop();
     notifier.close();
     queue.signal();
     feed.close();

@@ -12,6 +12,7 @@ import dev.kvasir.spi.NotifiedWatch;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import dev.kvasir.spi.SweepSchedule;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
@@ -59,8 +59,7 @@ public final class SqliteEngine implements KvEngine {
   private volatile Thread timerThread;
   private final Random random = new Random();
   private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
-  private ScheduledFuture<?> nextSweep;
-  private long nextSweepAt = Long.MAX_VALUE;
+  private final SweepSchedule sweeps;
   private volatile boolean closed;
   private final Runnable rescanExpiry = this::rescanExpiry;
 
@@ -76,6 +75,7 @@ public final class SqliteEngine implements KvEngine {
       return t;
     });
     this.queue = new SqliteQueue(this, writer, shared, timer, random);
+    this.sweeps = new SweepSchedule(timer, this::sweep);
   }
 
   /**
@@ -171,7 +171,7 @@ public final class SqliteEngine implements KvEngine {
 
   private void scheduleSweepForEarliestExpiry() {
     try {
-      scheduleSweep(read(SqliteEngine::earliestExpiry));
+      sweeps.atOrBefore(read(SqliteEngine::earliestExpiry));
     } catch (KvException e) {
       // closing, or the file is busy: the fallback sweep looks again
     }
@@ -216,7 +216,7 @@ public final class SqliteEngine implements KvEngine {
       shared.signalQueue();
     }
     if (applied.earliestExpiry() != Long.MAX_VALUE) {
-      scheduleSweep(applied.earliestExpiry());
+      sweeps.atOrBefore(applied.earliestExpiry());
     }
   }
 
@@ -225,11 +225,7 @@ public final class SqliteEngine implements KvEngine {
     if (closed) {
       return;
     }
-    synchronized (this) {
-      // This sweep is the one that was due; commits from now on schedule their own.
-      nextSweepAt = Long.MAX_VALUE;
-      nextSweep = null;
-    }
+    sweeps.started();
     try {
       long next = writer.execute(tx -> {
         long now = System.currentTimeMillis();
@@ -248,22 +244,10 @@ public final class SqliteEngine implements KvEngine {
         return earliestExpiry(tx);
       });
       // Another process may write expiring rows we never hear of: look again within a minute.
-      scheduleSweep(Math.min(next, System.currentTimeMillis() + EXPIRY_FALLBACK_MS));
+      sweeps.atOrBefore(Math.min(next, System.currentTimeMillis() + EXPIRY_FALLBACK_MS));
     } catch (KvClosedException e) {
       // closing
     }
-  }
-
-  private synchronized void scheduleSweep(long atMs) {
-    if (closed || atMs >= nextSweepAt) {
-      return;
-    }
-    if (nextSweep != null) {
-      nextSweep.cancel(false);
-    }
-    nextSweepAt = atMs;
-    long delay = Math.max(0, atMs - System.currentTimeMillis());
-    nextSweep = timer.schedule(this::sweep, delay, TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -315,6 +299,7 @@ public final class SqliteEngine implements KvEngine {
       }
       closed = true;
     }
+    sweeps.stop();
     shared.removeForeignListener(rescanExpiry);
     watches.forEach(NotifiedWatch::close);
     queue.close();
