@@ -116,13 +116,21 @@ final class Commits {
 
   static void enqueue(Tx tx, Enqueue e) throws SQLException {
     PreparedStatement p = tx.prepare(tx.sql.queueAdd);
-    p.setLong(1, e.deadline().toEpochMilli());
-    p.setString(2, UUID.randomUUID().toString());
-    p.setBytes(3, e.payload().bytes());
-    // The same JSON as denokv's queue rows (reference §5), default schedule written out.
-    p.setString(4, QueueJson.backoff(e.effectiveBackoff()));
-    p.setString(5, QueueJson.keys(e.keysIfUndelivered()));
+    Object[] row = queueRow(e);
+    for (int i = 0; i < row.length; i++) {
+      Pipeline.set(p, i + 1, row[i]);
+    }
     p.executeUpdate();
+  }
+
+  /**
+   * The parameters of {@link Sql#queueAdd} for a new message: due time, a fresh id, payload,
+   * and the same JSON as denokv's queue rows (reference §5), the default schedule written out.
+   */
+  static Object[] queueRow(Enqueue e) {
+    return new Object[] {e.deadline().toEpochMilli(), UUID.randomUUID().toString(),
+        e.payload().bytes(), QueueJson.backoff(e.effectiveBackoff()),
+        QueueJson.keys(e.keysIfUndelivered())};
   }
 
   /**

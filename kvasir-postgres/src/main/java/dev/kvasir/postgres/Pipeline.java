@@ -5,7 +5,6 @@ import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
 import dev.kvasir.spi.Mutation;
-import dev.kvasir.spi.QueueJson;
 import dev.kvasir.spi.RawKey;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -118,9 +117,7 @@ final class Pipeline {
       statement(sql.deleteMany, new SqlArray("bytea", deletes.toArray(new byte[0][])));
     }
     for (Enqueue e : write.enqueues()) {
-      statement(sql.queueAdd, e.deadline().toEpochMilli(), UUID.randomUUID().toString(),
-          e.payload().bytes(), QueueJson.backoff(e.effectiveBackoff()),
-          QueueJson.keys(e.keysIfUndelivered()));
+      statement(sql.queueAdd, Commits.queueRow(e));
     }
   }
 
@@ -140,20 +137,24 @@ final class Pipeline {
 
   void bind(PreparedStatement p) throws SQLException {
     for (int i = 0; i < params.size(); i++) {
-      Object v = params.get(i);
-      if (v instanceof byte[] b) {
-        p.setBytes(i + 1, b);
-      } else if (v instanceof Long l) {
-        p.setLong(i + 1, l);
-      } else if (v instanceof Integer n) {
-        p.setInt(i + 1, n);
-      } else if (v instanceof UUID u) {
-        p.setObject(i + 1, u, Types.OTHER);
-      } else if (v instanceof SqlArray a) {
-        p.setArray(i + 1, p.getConnection().createArrayOf(a.type(), a.elements()));
-      } else {
-        p.setString(i + 1, (String) v);
-      }
+      set(p, i + 1, params.get(i));
+    }
+  }
+
+  /** Binds one parameter by its Java type. */
+  static void set(PreparedStatement p, int index, Object v) throws SQLException {
+    if (v instanceof byte[] b) {
+      p.setBytes(index, b);
+    } else if (v instanceof Long l) {
+      p.setLong(index, l);
+    } else if (v instanceof Integer n) {
+      p.setInt(index, n);
+    } else if (v instanceof UUID u) {
+      p.setObject(index, u, Types.OTHER);
+    } else if (v instanceof SqlArray a) {
+      p.setArray(index, p.getConnection().createArrayOf(a.type(), a.elements()));
+    } else {
+      p.setString(index, (String) v);
     }
   }
 
