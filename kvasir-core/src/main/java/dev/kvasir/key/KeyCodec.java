@@ -109,9 +109,13 @@ public final class KeyCodec {
       try {
         if (tag == BYTES || tag == STRING) {
           int end = terminator(bytes, pos);
-          byte[] raw = unescape(bytes, pos, end);
-          parts.add(tag == BYTES ? new KeyPart.Bytes(raw)
-              : new KeyPart.Str(Utf8.decode(raw, 0, raw.length, "string part")));
+          if (tag == STRING && !containsZero(bytes, pos, end)) {
+            parts.add(new KeyPart.Str(Utf8.decode(bytes, pos, end - pos, "string part")));
+          } else {
+            byte[] raw = unescape(bytes, pos, end);
+            parts.add(tag == BYTES ? new KeyPart.Bytes(raw)
+                : new KeyPart.Str(Utf8.decode(raw, 0, raw.length, "string part")));
+          }
           pos = end + 1;
         } else if (tag >= NEG_INT_LONG && tag <= POS_INT_LONG) {
           pos = decodeBigInt(bytes, tag, pos, parts);
@@ -182,6 +186,15 @@ public final class KeyCodec {
       }
     }
     throw new KvDecodeException("unterminated byte string");
+  }
+
+  private static boolean containsZero(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] == 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static byte[] unescape(byte[] bytes, int from, int to) {

@@ -51,6 +51,9 @@ public final class Utf8 {
    * @throws KvDecodeException naming {@code what} on invalid input
    */
   public static String decode(byte[] bytes, int offset, int length, String what) {
+    if (isAscii(bytes, offset, length)) {
+      return new String(bytes, offset, length, StandardCharsets.ISO_8859_1); // no checks needed
+    }
     try {
       return StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
@@ -60,5 +63,14 @@ public final class Utf8 {
     } catch (CharacterCodingException e) {
       throw new KvDecodeException(what + ": invalid UTF-8");
     }
+  }
+
+  private static boolean isAscii(byte[] bytes, int offset, int length) {
+    for (int i = offset; i < offset + length; i++) {
+      if (bytes[i] < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -382,23 +382,26 @@ final class V8Reader {
 
   private String readStringBody(int tag) {
     long length = readVarint();
+    requireBytes(length, "string");
     int start = pos;
-    byte[] bytes = readBytes(length, "string");
+    int n = (int) length;
     if (tag == V8Tags.ONE_BYTE_STRING) {
-      return new String(bytes, StandardCharsets.ISO_8859_1);
+      pos += n;
+      return new String(in, start, n, StandardCharsets.ISO_8859_1);
     }
     if (tag == V8Tags.UTF8_STRING) {
-      return new String(bytes, StandardCharsets.UTF_8); // V8 also replaces invalid sequences
+      pos += n;
+      return new String(in, start, n, StandardCharsets.UTF_8); // V8 also replaces invalid bytes
     }
-    if ((length & 1) != 0) {
-      pos = start;
-      throw error("two-byte string with odd byte length " + length);
+    if ((n & 1) != 0) {
+      throw error("two-byte string with odd byte length " + n);
     }
     // Not a charset decoder: it would replace lone surrogates, which JS strings may hold.
-    char[] chars = new char[bytes.length / 2];
+    char[] chars = new char[n / 2];
     for (int i = 0; i < chars.length; i++) {
-      chars[i] = (char) ((bytes[2 * i] & 0xff) | (bytes[2 * i + 1] & 0xff) << 8);
+      chars[i] = (char) ((in[start + 2 * i] & 0xff) | (in[start + 2 * i + 1] & 0xff) << 8);
     }
+    pos += n;
     return new String(chars);
   }
 
