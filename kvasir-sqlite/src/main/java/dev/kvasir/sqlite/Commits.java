@@ -46,38 +46,68 @@ final class Commits {
     Versionstamp stamp = Versionstamp.ofVersion(version);
     List<RawKey> keys = new ArrayList<>(write.mutations().size());
     long earliestExpiry = Long.MAX_VALUE;
+    // Consecutive sets go out as one multi-row statement; order with other mutations is kept.
+    List<SetRow> run = new ArrayList<>();
     for (Mutation m : write.mutations()) {
       if (m instanceof Mutation.Set s) {
-        long expiry = put(tx, s.key(), s.value(), s.expireAt(), version);
-        earliestExpiry = Math.min(earliestExpiry, expiry);
-        keys.add(s.key());
+        run.add(new SetRow(s.key(), s.value(), s.expireAt()));
       } else if (m instanceof Mutation.SetVersionstampedKey s) {
-        RawKey key = s.keyFor(stamp);
-        long expiry = put(tx, key, s.value(), s.expireAt(), version);
-        earliestExpiry = Math.min(earliestExpiry, expiry);
-        keys.add(key);
-      } else if (m instanceof Mutation.Delete d) {
-        PreparedStatement p = tx.prepare(Sql.DELETE);
-        p.setBytes(1, d.key().bytes());
-        p.executeUpdate();
-        keys.add(d.key());
+        run.add(new SetRow(s.keyFor(stamp), s.value(), s.expireAt()));
       } else {
-        Row row = live(tx, m.key(), now);
-        set(tx, m.key(), Sums.apply(m, row == null ? null : row.value), version, -1);
+        earliestExpiry = Math.min(earliestExpiry, setAll(tx, run, version, keys));
+        if (m instanceof Mutation.Delete d) {
+          PreparedStatement p = tx.prepare(Sql.DELETE);
+          p.setBytes(1, d.key().bytes());
+          p.executeUpdate();
+        } else {
+          Row row = live(tx, m.key(), now);
+          set(tx, m.key(), Sums.apply(m, row == null ? null : row.value), version, -1);
+        }
         keys.add(m.key());
       }
     }
+    earliestExpiry = Math.min(earliestExpiry, setAll(tx, run, version, keys));
     for (Enqueue e : write.enqueues()) {
       enqueue(tx, e);
     }
     return Optional.of(new Applied(stamp, keys, earliestExpiry, !write.enqueues().isEmpty()));
   }
 
-  /** Sets a row with an optional expiry; returns the expiry, or {@code Long.MAX_VALUE}. */
-  private static long put(Tx tx, RawKey key, EncodedValue value, Instant expireAt, long version)
+  /** A set waiting to be written; {@code expireAt} null means it never expires. */
+  private record SetRow(RawKey key, EncodedValue value, Instant expireAt) {
+    long expirationMs() {
+      return expireAt == null ? -1 : expireAt.toEpochMilli();
+    }
+  }
+
+  /**
+   * Writes and clears {@code rows}, {@link Sql#SET_ROWS_MAX} per statement: one statement per
+   * row costs SQLite and the driver about as much again as the insert itself. Adds the keys to
+   * {@code keys}; returns the earliest expiry, or {@code Long.MAX_VALUE}.
+   */
+  private static long setAll(Tx tx, List<SetRow> rows, long version, List<RawKey> keys)
       throws SQLException {
-    set(tx, key, value, version, expireAt == null ? -1 : expireAt.toEpochMilli());
-    return expireAt == null ? Long.MAX_VALUE : expireAt.toEpochMilli();
+    long earliestExpiry = Long.MAX_VALUE;
+    for (int from = 0; from < rows.size(); from += Sql.SET_ROWS_MAX) {
+      int n = Math.min(Sql.SET_ROWS_MAX, rows.size() - from);
+      PreparedStatement p = tx.prepare(n == 1 ? Sql.SET : Sql.setRows(n));
+      for (int i = 0; i < n; i++) {
+        SetRow row = rows.get(from + i);
+        int at = 5 * i;
+        p.setBytes(at + 1, row.key().bytes());
+        p.setBytes(at + 2, row.value().bytes());
+        p.setInt(at + 3, row.value().encoding().code());
+        p.setLong(at + 4, version);
+        p.setLong(at + 5, row.expirationMs());
+        keys.add(row.key());
+        if (row.expireAt() != null) {
+          earliestExpiry = Math.min(earliestExpiry, row.expirationMs());
+        }
+      }
+      p.executeUpdate();
+    }
+    rows.clear();
+    return earliestExpiry;
   }
 
   static long bumpVersion(Tx tx, int by) throws SQLException {

@@ -16,6 +16,28 @@ final class Sql {
   static final String SET = "insert into kv (k, v, v_encoding, version, expiration_ms) values"
       + " (:k, :v, :v_encoding, :version, :expiration_ms) on conflict(k) do update set v = :v,"
       + " v_encoding = :v_encoding, version = :version, expiration_ms = :expiration_ms";
+  /** The most rows {@link #setRows} writes in one statement. */
+  static final int SET_ROWS_MAX = 16;
+  private static final String[] SET_ROWS = new String[SET_ROWS_MAX + 1];
+
+  static {
+    for (int n = 2; n <= SET_ROWS_MAX; n++) {
+      SET_ROWS[n] = "insert into kv (k, v, v_encoding, version, expiration_ms) values"
+          + " (?, ?, ?, ?, ?)" + ", (?, ?, ?, ?, ?)".repeat(n - 1)
+          + " on conflict(k) do update set v = excluded.v,"
+          + " v_encoding = excluded.v_encoding, version = excluded.version,"
+          + " expiration_ms = excluded.expiration_ms";
+    }
+  }
+
+  /**
+   * {@link #SET} for {@code n} rows (2 to {@link #SET_ROWS_MAX}), parameters in groups of five;
+   * a key that comes twice takes its last row, as SQLite applies the rows in order.
+   */
+  static String setRows(int n) {
+    return SET_ROWS[n];
+  }
+
   static final String DELETE = "delete from kv where k = ?";
   static final String DELETE_EXPIRED =
       "delete from kv where expiration_ms >= 0 and expiration_ms <= ? returning k";

@@ -110,9 +110,11 @@ public final class Differential {
           : ", stale)");
       checks.add(new PlannedCheck(k, kind));
     }
-    for (int i = random.nextInt(4) + 1; i > 0; i--) {
+    // Now and then a long run, mostly sets, so that engines batching sets see repeated keys.
+    boolean bulk = random.nextInt(8) == 0;
+    for (int i = bulk ? 17 + random.nextInt(24) : random.nextInt(4) + 1; i > 0; i--) {
       KvKey k = anyKey();
-      int kind = random.nextInt(6);
+      int kind = bulk && random.nextInt(10) < 7 ? 0 : random.nextInt(6);
       switch (kind) {
         case 0 -> {
           Object v = anyValue();
