@@ -42,7 +42,7 @@ final class Commits {
         return Optional.empty();
       }
     }
-    long version = bumpVersion(tx, 1 + random.nextInt(9));
+    long version = tx.bumpVersion(1 + random.nextInt(9));
     Versionstamp stamp = Versionstamp.ofVersion(version);
     List<RawKey> keys = new ArrayList<>(write.mutations().size());
     long earliestExpiry = Long.MAX_VALUE;
@@ -108,17 +108,6 @@ final class Commits {
     }
     rows.clear();
     return earliestExpiry;
-  }
-
-  static long bumpVersion(Tx tx, int by) throws SQLException {
-    PreparedStatement p = tx.prepare(Sql.BUMP_VERSION);
-    p.setInt(1, by);
-    try (ResultSet r = p.executeQuery()) {
-      r.next();
-      long version = r.getLong(1);
-      tx.versionBumped(version - by, version);
-      return version;
-    }
   }
 
   static void set(Tx tx, RawKey key, EncodedValue value, long version, long expirationMs)

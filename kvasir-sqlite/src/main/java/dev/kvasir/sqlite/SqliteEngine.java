@@ -238,7 +238,7 @@ public final class SqliteEngine implements KvEngine {
           }
         }
         if (!removed.isEmpty()) {
-          Commits.bumpVersion(tx, 1);
+          tx.bumpVersion(1);
           tx.afterCommit(() -> shared.notifier.changed(removed));
         }
         return earliestExpiry(tx);

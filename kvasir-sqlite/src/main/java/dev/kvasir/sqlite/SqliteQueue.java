@@ -157,7 +157,7 @@ final class SqliteQueue {
     } else {
       List<RawKey> keys = QueueJson.parseKeys(keysJson);
       if (!keys.isEmpty()) {
-        long version = Commits.bumpVersion(tx, 1 + random.nextInt(9));
+        long version = tx.bumpVersion(1 + random.nextInt(9));
         EncodedValue payload = EncodedValue.of(ValueEncoding.V8, data);
         for (RawKey k : keys) {
           Commits.set(tx, k, payload, version, -1);

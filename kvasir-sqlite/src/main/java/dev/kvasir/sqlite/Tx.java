@@ -2,6 +2,7 @@ package dev.kvasir.sqlite;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +19,10 @@ final class Tx {
   private final Shared shared;
   private final Map<String, PreparedStatement> statements = new HashMap<>();
   private List<Runnable> afterCommit = new ArrayList<>();
+  /** The file's version as this transaction left it so far, or −1 before the first bump. */
+  private long version = -1;
+  /** Whether {@link #version} is ahead of what the transaction wrote to data_version. */
+  private boolean versionUnwritten;
 
   /** A transaction on {@code connection}; {@code shared} hears of the versions it commits. */
   Tx(Connection connection, Shared shared) {
@@ -40,11 +45,50 @@ final class Tx {
     prepare(sql).execute();
   }
 
-  /** The transaction moved the commit version from {@code before} to {@code after}. */
-  void versionBumped(long before, long after) {
-    if (shared != null) {
-      afterCommit(() -> shared.committed(before, after));
+  /**
+   * Moves the file's commit version up by {@code by} and returns the new version (reference
+   * §3.4). Only the first bump of a transaction goes to data_version at once; later ones are
+   * counted here and written by {@link #commit}, which saves a statement per commit of a group.
+   * The writer holds SQLite's write lock throughout, so nobody else can bump in between.
+   */
+  long bumpVersion(int by) throws SQLException {
+    long before = version;
+    if (before < 0) {
+      PreparedStatement p = prepare(Sql.BUMP_VERSION);
+      p.setInt(1, by);
+      try (ResultSet r = p.executeQuery()) {
+        r.next();
+        version = r.getLong(1);
+      }
+      before = version - by;
+    } else {
+      version += by;
+      versionUnwritten = true;
     }
+    if (shared != null) {
+      long after = version;
+      long from = before;
+      afterCommit(() -> shared.committed(from, after));
+    }
+    return version;
+  }
+
+  /** Starts a write transaction. */
+  void beginImmediate() throws SQLException {
+    version = -1;
+    versionUnwritten = false;
+    execute("begin immediate");
+  }
+
+  /** Writes the version that later bumps moved on, and commits. */
+  void commit() throws SQLException {
+    if (versionUnwritten) {
+      PreparedStatement p = prepare(Sql.SET_VERSION);
+      p.setLong(1, version);
+      p.executeUpdate();
+      versionUnwritten = false;
+    }
+    execute("commit");
   }
 
   void afterCommit(Runnable action) {

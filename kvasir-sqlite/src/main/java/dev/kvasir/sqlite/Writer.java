@@ -97,7 +97,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
 
   private void runOnce(List<Pending<?>> batch) throws SQLException {
     tx.takeAfterCommit(); // drop what an attempt that failed half-way registered
-    tx.execute("begin immediate");
+    tx.beginImmediate();
     try {
       for (Pending<?> p : batch) {
         try {
@@ -112,7 +112,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         }
         p.afterCommit(tx.takeAfterCommit());
       }
-      tx.execute("commit");
+      tx.commit();
     } catch (SQLException | RuntimeException e) {
       try {
         tx.execute("rollback");

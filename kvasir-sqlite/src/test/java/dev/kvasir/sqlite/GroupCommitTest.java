@@ -8,7 +8,12 @@ import dev.kvasir.KvKey;
 import dev.kvasir.KvTypeException;
 import dev.kvasir.Versionstamp;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,6 +29,7 @@ class GroupCommitTest {
 
   @Test
   void concurrentCommits_withSomeFailing_eachCommitsOrFailsAlone() throws Exception {
+    long newest;
     try (Kv kv = Kv.open(dir.resolve("g.sqlite3").toString())) {
       kv.set(KvKey.of("text"), "not a number");
       ExecutorService pool = Executors.newFixedThreadPool(16);
@@ -55,6 +61,22 @@ class GroupCommitTest {
       }
       pool.shutdown();
       assertThat(stamps).hasSize(300);
+      // Bumps after the first of a group are written once, at commit: the file must hold the
+      // newest version, or the next process would hand out versionstamps again.
+      newest = Collections.max(stamps).version();
+      assertThat(fileVersion()).isEqualTo(newest);
+    }
+    try (Kv kv = Kv.open(dir.resolve("g.sqlite3").toString())) {
+      assertThat(kv.set(KvKey.of("after"), 1).versionstamp().version()).isGreaterThan(newest);
+    }
+  }
+
+  private long fileVersion() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("g.sqlite3"));
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("select version from data_version where k = 0")) {
+      r.next();
+      return r.getLong(1);
     }
   }
 }
