@@ -18,7 +18,7 @@ final class Sql {
       + " (:k, :v, :v_encoding, :version, :expiration_ms) on conflict(k) do update set v = :v,"
       + " v_encoding = :v_encoding, version = :version, expiration_ms = :expiration_ms";
   /** The most rows {@link #setRows} writes in one statement. */
-  static final int SET_ROWS_MAX = 16;
+  static final int SET_ROWS_MAX = 64;
   private static final String[] SET_ROWS = new String[SET_ROWS_MAX + 1];
 
   static {
