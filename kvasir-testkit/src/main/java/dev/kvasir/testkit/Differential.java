@@ -112,7 +112,7 @@ public final class Differential {
     }
     // Now and then a long run, mostly sets, so that engines batching sets see repeated keys.
     boolean bulk = random.nextInt(8) == 0;
-    for (int i = bulk ? 17 + random.nextInt(24) : random.nextInt(4) + 1; i > 0; i--) {
+    for (int i = bulk ? 17 + random.nextInt(120) : random.nextInt(4) + 1; i > 0; i--) {
       KvKey k = anyKey();
       int kind = bulk && random.nextInt(10) < 7 ? 0 : random.nextInt(6);
       switch (kind) {

@@ -53,6 +53,28 @@ abstract class AtomicContract extends ListContract {
   }
 
   @Test
+  void manySetsOfRepeatedKeys_applyInOrder_withTheDeletesBetweenThem() {
+    // 256 sets over 30 keys: an engine that writes sets in chunks of up to 256 rows meets
+    // each key several times within one chunk, and the last value must win.
+    AtomicOperation op = kv.atomic();
+    for (int i = 0; i < 256; i++) {
+      op.set(key("many", i % 30), i);
+    }
+    op.delete(key("many", 7));
+    op.delete(key("many", 8)).set(key("many", 8), "again").set(key("many", 9), "last");
+    CommitResult r = op.commit();
+    assertThat(r.ok()).isTrue();
+    assertThat(kv.get(key("many", 7)).exists()).isFalse();
+    assertThat(kv.get(key("many", 8)).value()).isEqualTo("again");
+    assertThat(kv.get(key("many", 9)).value()).isEqualTo("last");
+    for (int k = 10; k < 30; k++) {
+      KvEntry e = kv.get(key("many", k));
+      assertThat(e.value()).as("key %d", k).isEqualTo((double) (k + 30 * ((255 - k) / 30)));
+      assertThat(e.versionstamp()).isEqualTo(r.versionstamp());
+    }
+  }
+
+  @Test
   void check_expiredKey_countsAsMissing() throws Exception {
     kv.set(key("t"), 1, Duration.ofMillis(50));
     Thread.sleep(120);
