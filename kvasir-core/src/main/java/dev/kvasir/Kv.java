@@ -92,12 +92,15 @@ public final class Kv implements AutoCloseable {
 
   public List<KvEntry> getMany(List<KvKey> keys, Consistency consistency) {
     Limits.checkReadRanges(keys.size());
-    List<ReadRange> ranges = new ArrayList<>(keys.size());
-    for (KvKey k : keys) {
+    ReadRange[] ranges = new ReadRange[keys.size()];
+    for (int i = 0; i < ranges.length; i++) {
+      KvKey k = keys.get(i);
       Limits.checkReadKey(k);
-      ranges.add(ReadRange.single(RawKey.of(k)));
+      ranges[i] = ReadRange.single(RawKey.of(k));
     }
-    List<List<RawEntry>> read = read(ranges, consistency);
+    // An immutable list, as a list's batches pass too: engines then see one list class, and
+    // the JIT need not compile their read path twice.
+    List<List<RawEntry>> read = read(List.of(ranges), consistency);
     List<KvEntry> out = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
       List<RawEntry> one = read.get(i);

@@ -56,8 +56,15 @@ final class Readers implements AutoCloseable {
       if (closed) {
         throw new KvClosedException();
       }
-      return Busy.retry(busyTimeout, "read",
-          () -> transaction ? runOnce(tx, work) : work.run(tx));
+      Busy busy = null;
+      while (true) {
+        try {
+          return transaction ? runOnce(tx, work) : work.run(tx);
+        } catch (SQLException e) {
+          busy = busy != null ? busy : new Busy(busyTimeout, "read");
+          busy.backOff(e);
+        }
+      }
     } catch (SQLException e) {
       throw new KvException("read failed: " + e.getMessage(), e);
     } finally {

@@ -59,13 +59,16 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     // Optimistic: run every task in one transaction without savepoints. A task that fails is
     // rare (a sum on a string); then everything rolls back and the others run again without it.
     List<Pending<?>> active = new ArrayList<>(batch);
+    Busy busy = null;
     while (!active.isEmpty()) {
       try {
-        Busy.retry(busyTimeout, "commit", () -> {
+        try {
           runOnce(active);
-          return null;
-        });
-        break;
+          break;
+        } catch (SQLException e) {
+          busy = busy != null ? busy : new Busy(busyTimeout, "commit");
+          busy.backOff(e); // the whole batch runs again
+        }
       } catch (TaskFailed f) {
         tx.takeAfterCommit();
         f.pending.fail(f.cause);
