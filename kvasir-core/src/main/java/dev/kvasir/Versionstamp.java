@@ -1,7 +1,6 @@
 package dev.kvasir;
 
 import dev.kvasir.key.Hex;
-import java.util.Arrays;
 
 /**
  * The 10-byte version of a commit: the 8-byte big-endian commit version followed by two bytes
@@ -13,14 +12,17 @@ public final class Versionstamp implements Comparable<Versionstamp> {
   /** Length in bytes. */
   public static final int LENGTH = 10;
 
-  private final byte[] bytes;
+  // Held as numbers, not a byte array: one object per entry read instead of two.
+  private final long version;
+  private final int suffix; // the last two bytes, 0 to 0xffff
 
-  private Versionstamp(byte[] bytes) {
-    this.bytes = bytes;
+  private Versionstamp(long version, int suffix) {
+    this.version = version;
+    this.suffix = suffix;
   }
 
   /**
-   * A versionstamp of exactly 10 bytes (copied).
+   * A versionstamp of exactly 10 bytes.
    *
    * @throws IllegalArgumentException for any other length
    */
@@ -29,16 +31,16 @@ public final class Versionstamp implements Comparable<Versionstamp> {
       throw new IllegalArgumentException(
           "versionstamp must be 10 bytes, got " + bytes.length);
     }
-    return new Versionstamp(bytes.clone());
+    long version = 0;
+    for (int i = 0; i < 8; i++) {
+      version = version << 8 | (bytes[i] & 0xff);
+    }
+    return new Versionstamp(version, (bytes[8] & 0xff) << 8 | (bytes[9] & 0xff));
   }
 
   /** The versionstamp of a commit version, as Deno's SQLite backend forms it. */
   public static Versionstamp ofVersion(long version) {
-    byte[] bytes = new byte[LENGTH];
-    for (int i = 0; i < 8; i++) {
-      bytes[i] = (byte) (version >>> (56 - 8 * i));
-    }
-    return new Versionstamp(bytes);
+    return new Versionstamp(version, 0);
   }
 
   /**
@@ -52,7 +54,7 @@ public final class Versionstamp implements Comparable<Versionstamp> {
           "versionstamp must be 20 hex digits, got " + hex.length() + " characters: " + hex);
     }
     try {
-      return new Versionstamp(Hex.decode(hex));
+      return of(Hex.decode(hex));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid versionstamp '" + hex + "': " + e.getMessage());
     }
@@ -60,36 +62,40 @@ public final class Versionstamp implements Comparable<Versionstamp> {
 
   /** The commit version: the first 8 bytes, big-endian. */
   public long version() {
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      v = v << 8 | (bytes[i] & 0xff);
-    }
-    return v;
+    return version;
   }
 
-  /** The 10 bytes (a copy). */
+  /** The 10 bytes (a fresh array). */
   public byte[] toBytes() {
-    return bytes.clone();
+    byte[] bytes = new byte[LENGTH];
+    for (int i = 0; i < 8; i++) {
+      bytes[i] = (byte) (version >>> (56 - 8 * i));
+    }
+    bytes[8] = (byte) (suffix >>> 8);
+    bytes[9] = (byte) suffix;
+    return bytes;
   }
 
+  /** Unsigned byte order, which is numeric order of the version, then of the suffix. */
   @Override
   public int compareTo(Versionstamp other) {
-    return Arrays.compareUnsigned(bytes, other.bytes);
+    int byVersion = Long.compareUnsigned(version, other.version);
+    return byVersion != 0 ? byVersion : Integer.compare(suffix, other.suffix);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Versionstamp other && Arrays.equals(bytes, other.bytes);
+    return o instanceof Versionstamp other && version == other.version && suffix == other.suffix;
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(bytes);
+    return Long.hashCode(version) * 31 + suffix;
   }
 
   /** 20 lowercase hex digits, e.g. {@code 00000000000000060000}. */
   @Override
   public String toString() {
-    return Hex.encode(bytes);
+    return Hex.encode(toBytes());
   }
 }

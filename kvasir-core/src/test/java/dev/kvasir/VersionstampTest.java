@@ -38,4 +38,15 @@ class VersionstampTest {
     assertThat(Versionstamp.parse("00000000000000010001"))
         .isGreaterThan(Versionstamp.ofVersion(1));
   }
+
+  @Test
+  void bytes_roundTrip_andOrderAsUnsignedBytes() {
+    byte[] bytes = {(byte) 0x80, 1, 2, 3, 4, 5, 6, (byte) 0xff, (byte) 0x80, (byte) 0xfe};
+    Versionstamp v = Versionstamp.of(bytes);
+    assertThat(v.toBytes()).isEqualTo(bytes);
+    assertThat(v).hasToString("80010203040506ff80fe").isEqualTo(Versionstamp.parse(v.toString()))
+        .hasSameHashCodeAs(Versionstamp.parse("80010203040506FF80FE"));
+    assertThat(v).isGreaterThan(Versionstamp.parse("80010203040506ff7fff"))
+        .isLessThan(Versionstamp.parse("80010203040506ff80ff"));
+  }
 }

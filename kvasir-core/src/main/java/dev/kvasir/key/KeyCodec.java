@@ -101,7 +101,7 @@ public final class KeyCodec {
    * @throws KvDecodeException naming the byte offset and the problem
    */
   public static KeyPart[] decode(byte[] bytes) {
-    List<KeyPart> parts = new ArrayList<>();
+    List<KeyPart> parts = new ArrayList<>(4); // keys rarely have more parts
     int pos = 0;
     while (pos < bytes.length) {
       int tag = bytes[pos] & 0xff;

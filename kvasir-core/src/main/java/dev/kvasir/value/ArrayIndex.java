@@ -30,6 +30,11 @@ final class ArrayIndex {
     return value <= MAX ? value : -1;
   }
 
+  /** A cheap first test: only keys that start with a digit can be indices. */
+  static boolean mayBeIndex(String key) {
+    return !key.isEmpty() && key.charAt(0) >= '0' && key.charAt(0) <= '9';
+  }
+
   /** Sort key of JS property order: an index sorts by its value, every other name last. */
   static long position(String key) {
     long index = parse(key);

@@ -26,7 +26,7 @@ final class V8Reader {
   private int depth;
   private long holeBudget;
   /** Objects by id, in the order V8 assigns ids; null while an object is being built. */
-  private final ArrayList<Object> objects = new ArrayList<>();
+  private final ArrayList<Object> objects = new ArrayList<>(4);
 
   private V8Reader(byte[] in) {
     this.in = in;
@@ -145,13 +145,18 @@ final class V8Reader {
     LinkedHashMap<String, Object> object = new LinkedHashMap<>();
     objects.set(newId(), object);
     long count = 0;
+    boolean indexKeys = false;
     while (!consumeIf(V8Tags.END_OBJECT)) {
-      String key = propertyKey(readValue());
+      String key = peekTag() == V8Tags.ONE_BYTE_STRING ? readPropertyName()
+          : propertyKey(readValue());
+      indexKeys |= ArrayIndex.mayBeIndex(key);
       object.put(key, readValue());
       count++;
     }
     expectCount("object properties", count);
-    ArrayIndex.sortProperties(object);
+    if (indexKeys) {
+      ArrayIndex.sortProperties(object);
+    }
     return object;
   }
 
@@ -218,6 +223,16 @@ final class V8Reader {
 
   private static long indexOf(double d) {
     return d >= 0 && d <= ArrayIndex.MAX && d == Math.floor(d) ? (long) d : -1;
+  }
+
+  /** A one-byte string key, shared with other objects that have it (see {@link PropertyNames}). */
+  private String readPropertyName() {
+    readTag();
+    long length = readVarint();
+    requireBytes(length, "string");
+    String name = PropertyNames.latin1(in, pos, (int) length);
+    pos += (int) length;
+    return name;
   }
 
   /** V8 accepts strings and numbers as property keys; numbers name the same property as text. */

@@ -11,6 +11,8 @@ public enum ValueEncoding {
   /** Raw bytes: a top-level {@code byte[]} (Uint8Array). */
   BYTES(3);
 
+  private static final ValueEncoding[] ALL = values();
+
   private final int code;
 
   ValueEncoding(int code) {
@@ -26,7 +28,7 @@ public enum ValueEncoding {
    * @throws KvDecodeException for a code Deno does not define
    */
   public static ValueEncoding ofCode(int code) {
-    for (ValueEncoding e : values()) {
+    for (ValueEncoding e : ALL) {
       if (e.code == code) {
         return e;
       }
