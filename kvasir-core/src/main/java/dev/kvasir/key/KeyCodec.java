@@ -226,7 +226,7 @@ public final class KeyCodec {
 
   /** A growable byte array; keys are small, so no pooling. */
   private static final class Sink {
-    private byte[] buf = new byte[32];
+    private byte[] buf = new byte[64];
     private int len;
 
     void put(int b) {

@@ -40,7 +40,8 @@ final class V8Writer {
       };
 
   private final V8Buffer out = new V8Buffer();
-  private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<>();
+  // Sized for small values: the default table (64 slots) was most of what writing one allocated.
+  private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<>(4);
   private int nextId;
   private int depth;
 
