@@ -1,6 +1,7 @@
 package dev.kvasir.postgres;
 
 import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.JdbcRows;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
@@ -29,17 +30,7 @@ final class Reads {
       ReadRange range = ranges.get(0);
       try (PreparedStatement p = c.prepareStatement(
           range.reverse() ? sql.rangeReverse : sql.rangeForward)) {
-        p.setBytes(1, range.start().bytes());
-        p.setBytes(2, range.end().bytes());
-        p.setLong(3, now);
-        p.setInt(4, range.limit());
-        List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 128));
-        try (ResultSet r = p.executeQuery()) {
-          while (r.next()) {
-            entries.add(entry(r, 1));
-          }
-        }
-        return List.of(entries);
+        return List.of(JdbcRows.range(p, range, now));
       }
     }
     return allExactKeys(ranges) ? exactKeys(c, sql, ranges, now) : union(c, sql, ranges, now);
@@ -102,7 +93,7 @@ final class Reads {
       }
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {
-          out.get(r.getInt(1)).add(entry(r, 2));
+          out.get(r.getInt(1)).add(JdbcRows.entry(r, 2));
         }
       }
     }
@@ -112,12 +103,5 @@ final class Reads {
       out.get(i).sort((a, b) -> reverse ? b.key().compareTo(a.key()) : a.key().compareTo(b.key()));
     }
     return out;
-  }
-
-  /** The entry of columns {@code k, v, v_encoding, version} starting at {@code first}. */
-  private static RawEntry entry(ResultSet r, int first) throws SQLException {
-    return new RawEntry(RawKey.of(r.getBytes(first)),
-        EncodedValue.of(ValueEncoding.ofCode(r.getInt(first + 2)), r.getBytes(first + 1)),
-        Versionstamp.ofVersion(r.getLong(first + 3)));
   }
 }

@@ -2,14 +2,9 @@ package dev.kvasir.sqlite;
 
 import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.spi.JdbcRows;
 import dev.kvasir.spi.RawEntry;
-import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import dev.kvasir.value.EncodedValue;
-import dev.kvasir.value.ValueEncoding;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,20 +87,8 @@ final class Readers implements AutoCloseable {
   static List<List<RawEntry>> read(Tx tx, List<ReadRange> ranges, long now) throws SQLException {
     List<List<RawEntry>> out = new ArrayList<>(ranges.size());
     for (ReadRange range : ranges) {
-      PreparedStatement p = tx.prepare(range.reverse() ? Sql.RANGE_DESC : Sql.RANGE_ASC);
-      p.setBytes(1, range.start().bytes());
-      p.setBytes(2, range.end().bytes());
-      p.setLong(3, now);
-      p.setInt(4, range.limit());
-      List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 128));
-      try (ResultSet r = p.executeQuery()) {
-        while (r.next()) {
-          entries.add(new RawEntry(RawKey.of(r.getBytes(1)),
-              EncodedValue.of(ValueEncoding.ofCode(r.getInt(3)), r.getBytes(2)),
-              Versionstamp.ofVersion(r.getLong(4))));
-        }
-      }
-      out.add(entries);
+      out.add(JdbcRows.range(tx.prepare(range.reverse() ? Sql.RANGE_DESC : Sql.RANGE_ASC), range,
+          now));
     }
     return out;
   }

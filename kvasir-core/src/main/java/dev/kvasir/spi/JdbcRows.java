@@ -1,0 +1,42 @@
+package dev.kvasir.spi;
+
+import dev.kvasir.Versionstamp;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.ValueEncoding;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rows of denokv's {@code kv} table as the JDBC engines read them (reference/denokv.md §3.5): the
+ * columns {@code k, v, v_encoding, version} in that order, from a range statement whose
+ * parameters are {@code start, end, now, limit}.
+ */
+public final class JdbcRows {
+  private JdbcRows() {}
+
+  /** Binds {@code range} to {@code statement}, runs it and reads its rows. */
+  public static List<RawEntry> range(PreparedStatement statement, ReadRange range, long now)
+      throws SQLException {
+    statement.setBytes(1, range.start().bytes());
+    statement.setBytes(2, range.end().bytes());
+    statement.setLong(3, now);
+    statement.setInt(4, range.limit());
+    List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 128));
+    try (ResultSet r = statement.executeQuery()) {
+      while (r.next()) {
+        entries.add(entry(r, 1));
+      }
+    }
+    return entries;
+  }
+
+  /** The entry in the current row, whose {@code k} column is number {@code first}. */
+  public static RawEntry entry(ResultSet r, int first) throws SQLException {
+    return new RawEntry(RawKey.of(r.getBytes(first)),
+        EncodedValue.of(ValueEncoding.ofCode(r.getInt(first + 2)), r.getBytes(first + 1)),
+        Versionstamp.ofVersion(r.getLong(first + 3)));
+  }
+}
