@@ -84,7 +84,7 @@ final class Commits {
       return true;
     }
     Map<RawKey, Versionstamp> current = new HashMap<>();
-    PreparedStatement p = tx.prepare(tx.sql.liveVersions);
+    PreparedStatement p = tx.prepare(tx.sql.getAny);
     byte[][] keys = new byte[checks.size()][];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = checks.get(i).key().bytes();
@@ -93,7 +93,7 @@ final class Commits {
     p.setLong(2, now);
     try (ResultSet r = p.executeQuery()) {
       while (r.next()) {
-        current.put(RawKey.of(r.getBytes(1)), Versionstamp.ofVersion(r.getLong(2)));
+        current.put(RawKey.of(r.getBytes(1)), Versionstamp.ofVersion(r.getLong(4)));
       }
     }
     for (Check check : checks) {

@@ -1,12 +1,9 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.Versionstamp;
 import dev.kvasir.spi.JdbcRows;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import dev.kvasir.value.EncodedValue;
-import dev.kvasir.value.ValueEncoding;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -52,14 +49,12 @@ final class Reads {
       keys[i] = ranges.get(i).start().bytes();
     }
     Map<RawKey, RawEntry> found = new HashMap<>();
-    try (PreparedStatement p = c.prepareStatement(sql.liveVersions)) {
+    try (PreparedStatement p = c.prepareStatement(sql.getAny)) {
       p.setArray(1, c.createArrayOf("bytea", keys));
       p.setLong(2, now);
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {
-          RawEntry e = new RawEntry(RawKey.of(r.getBytes(1)),
-              EncodedValue.of(ValueEncoding.ofCode(r.getInt(4)), r.getBytes(3)),
-              Versionstamp.ofVersion(r.getLong(2)));
+          RawEntry e = JdbcRows.entry(r, 1);
           found.put(e.key(), e);
         }
       }

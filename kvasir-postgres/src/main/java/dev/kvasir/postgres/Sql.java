@@ -13,7 +13,7 @@ final class Sql {
   final String lockVersion;
   final String setVersion;
   final String get;
-  final String liveVersions;
+  final String getAny;
   final String set;
   final String delete;
   final String deleteExpired;
@@ -49,7 +49,7 @@ final class Sql {
     lockVersion = "select version from " + s + "data_version where k = 0 for update";
     setVersion = "update " + s + "data_version set version = ? where k = 0";
     get = "select k, v, v_encoding, version from " + kv + " where k = ? and " + live;
-    liveVersions = "select k, version, v, v_encoding from " + kv + " where k = any(?) and " + live;
+    getAny = "select k, v, v_encoding, version from " + kv + " where k = any(?) and " + live;
     set = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
         + " values (?, ?, ?, ?, ?) on conflict (k) do update set v = excluded.v,"
         + " v_encoding = excluded.v_encoding, version = excluded.version,"
