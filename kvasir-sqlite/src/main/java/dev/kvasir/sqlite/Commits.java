@@ -93,12 +93,7 @@ final class Commits {
       PreparedStatement p = tx.prepare(n == 1 ? Sql.SET : Sql.setRows(n));
       for (int i = 0; i < n; i++) {
         SetRow row = rows.get(from + i);
-        int at = 5 * i;
-        p.setBytes(at + 1, row.key().bytes());
-        p.setBytes(at + 2, row.value().bytes());
-        p.setInt(at + 3, row.value().encoding().code());
-        p.setLong(at + 4, version);
-        p.setLong(at + 5, row.expirationMs());
+        bindRow(p, 5 * i, row.key(), row.value(), version, row.expirationMs());
         keys.add(row.key());
         if (row.expireAt() != null) {
           earliestExpiry = Math.min(earliestExpiry, row.expirationMs());
@@ -113,12 +108,18 @@ final class Commits {
   static void set(Tx tx, RawKey key, EncodedValue value, long version, long expirationMs)
       throws SQLException {
     PreparedStatement p = tx.prepare(Sql.SET);
-    p.setBytes(1, key.bytes());
-    p.setBytes(2, value.bytes());
-    p.setInt(3, value.encoding().code());
-    p.setLong(4, version);
-    p.setLong(5, expirationMs);
+    bindRow(p, 0, key, value, version, expirationMs);
     p.executeUpdate();
+  }
+
+  /** Binds one row of {@link Sql#SET} or {@link Sql#setRows}, after {@code at} parameters. */
+  private static void bindRow(PreparedStatement p, int at, RawKey key, EncodedValue value,
+      long version, long expirationMs) throws SQLException {
+    p.setBytes(at + 1, key.bytes());
+    p.setBytes(at + 2, value.bytes());
+    p.setInt(at + 3, value.encoding().code());
+    p.setLong(at + 4, version);
+    p.setLong(at + 5, expirationMs);
   }
 
   static void enqueue(Tx tx, Enqueue e) throws SQLException {
