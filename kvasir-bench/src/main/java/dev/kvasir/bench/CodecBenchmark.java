@@ -2,8 +2,6 @@ package dev.kvasir.bench;
 
 import dev.kvasir.KvKey;
 import dev.kvasir.value.V8;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,11 +42,7 @@ public class CodecBenchmark {
   public void setUp() {
     key = KvKey.of("users", i);
     encodedKey = key.encode();
-    value = new LinkedHashMap<>();
-    value.put("i", i);
-    value.put("name", "user" + i);
-    value.put("tags", List.of("a", "b"));
-    value.put("active", true);
+    value = Peer.value(i);
     serializedValue = V8.serialize(value);
   }
 

@@ -5,9 +5,7 @@ import dev.kvasir.KvKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -44,12 +42,7 @@ public final class ConcurrentWriters {
         int first = w;
         done.add(pool.submit(() -> {
           for (int i = first; i < total; i += writers) {
-            Map<String, Object> value = new LinkedHashMap<>();
-            value.put("i", i);
-            value.put("name", "user" + i);
-            value.put("tags", List.of("a", "b"));
-            value.put("active", true);
-            if (!kv.set(KvKey.of("bench", i), value).ok()) {
+            if (!kv.set(KvKey.of("bench", i), Peer.value(i)).ok()) {
               throw new IllegalStateException("commit " + i + " failed");
             }
           }

@@ -7,9 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -95,12 +92,7 @@ public class GroupCommitBenchmark {
 
   private CommitResult set(Writer w) {
     int i = w.next++ % KEYS_PER_THREAD;
-    Map<String, Object> value = new LinkedHashMap<>();
-    value.put("i", i);
-    value.put("name", "user" + i);
-    value.put("tags", List.of("a", "b"));
-    value.put("active", true);
-    CommitResult r = kv.set(KvKey.of("bench", w.thread, i), value);
+    CommitResult r = kv.set(KvKey.of("bench", w.thread, i), Peer.value(i));
     if (!r.ok()) {
       throw new IllegalStateException("commit failed");
     }

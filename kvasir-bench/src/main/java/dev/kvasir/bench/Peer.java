@@ -55,7 +55,8 @@ public final class Peer {
     return Integer.parseInt(args.getOrDefault(name, String.valueOf(fallback)));
   }
 
-  private static Map<String, Object> value(int i) {
+  /** The protocol's {@code value(i)}: a fresh object, as each peer workload writes it. */
+  static Map<String, Object> value(int i) {
     Map<String, Object> v = new LinkedHashMap<>();
     v.put("i", i);
     v.put("name", "user" + i);
