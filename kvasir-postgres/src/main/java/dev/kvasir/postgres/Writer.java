@@ -180,14 +180,19 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     t.autoCommit(true);
     Pipeline pipeline = new Pipeline(sql);
     List<RawKey> changed = new ArrayList<>();
+    // Each write's keys and earliest expiry, for the notification now and the results later.
+    List<List<RawKey>> keys = new ArrayList<>(batch.size());
+    long[] expiries = new long[batch.size()];
     boolean enqueued = false;
     boolean expiring = false;
     for (int j = 0; j < batch.size(); j++) {
       AtomicWrite w = batch.get(j).write;
       pipeline.add(j, w, 1 + random.nextInt(9));
-      changed.addAll(Pipeline.keys(w));
+      keys.add(Pipeline.keys(w));
+      changed.addAll(keys.get(j));
+      expiries[j] = earliestExpiry(w);
       enqueued |= !w.enqueues().isEmpty();
-      expiring |= earliestExpiry(w) != Long.MAX_VALUE;
+      expiring |= expiries[j] != Long.MAX_VALUE;
     }
     UUID commitId = UUID.randomUUID();
     pipeline.finish(commitId, changed.isEmpty() && !enqueued ? null
@@ -207,21 +212,22 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         }
         if (Database.classify(e) == Database.Failure.CONNECTION) {
           throw new OutcomeUnknown(commitId, t.backend, e,
-              last -> applied(batch, pipeline.versionsEndingAt(last)));
+              last -> applied(batch, pipeline.versionsEndingAt(last), keys, expiries));
         }
         throw e;
       }
       versions = pipeline.versions(p, firstIsResultSet);
     }
-    applied(batch, versions);
+    applied(batch, versions, keys, expiries);
   }
 
   @SuppressWarnings("unchecked")
-  private static void applied(List<Pending<?>> batch, long[] versions) {
+  private static void applied(List<Pending<?>> batch, long[] versions, List<List<RawKey>> keys,
+      long[] expiries) {
     for (int j = 0; j < batch.size(); j++) {
       Pending<Optional<Commits.Applied>> p = (Pending<Optional<Commits.Applied>>) batch.get(j);
       p.succeed(Optional.of(new Commits.Applied(Versionstamp.ofVersion(versions[j]),
-          Pipeline.keys(p.write), earliestExpiry(p.write))));
+          keys.get(j), expiries[j])));
     }
   }
 
