@@ -70,8 +70,9 @@ final class Schema {
    * Verifies that the database is empty or a Deno KV database of a known migration level.
    *
    * @throws KvException naming the file and the problem; nothing was written
+   * @throws SQLException only when another process holds the file's lock, to be retried
    */
-  static void verify(Connection c, String path) {
+  static void verify(Connection c, String path) throws SQLException {
     List<String> tables = new ArrayList<>();
     try (Statement s = c.createStatement();
         ResultSet r = s.executeQuery("select name from sqlite_master where type = 'table'")) {
@@ -79,6 +80,7 @@ final class Schema {
         tables.add(r.getString(1));
       }
     } catch (SQLException e) {
+      rethrowIfBusy(e);
       throw new KvException("cannot open " + path + " as a Deno KV database: " + e.getMessage(), e);
     }
     if (tables.isEmpty()) {
@@ -116,12 +118,19 @@ final class Schema {
     }
   }
 
-  private static int level(Connection c, String path) {
+  private static int level(Connection c, String path) throws SQLException {
     try (Statement s = c.createStatement();
         ResultSet r = s.executeQuery("select version from migration_state where k = 0")) {
       return r.next() ? r.getInt(1) : 0;
     } catch (SQLException e) {
+      rethrowIfBusy(e);
       throw new KvException("cannot read the schema level of " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void rethrowIfBusy(SQLException e) throws SQLException {
+    if (Busy.isBusy(e)) {
+      throw e;
     }
   }
 }

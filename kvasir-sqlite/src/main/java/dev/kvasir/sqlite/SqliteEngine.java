@@ -89,14 +89,7 @@ public final class SqliteEngine implements KvEngine {
     try {
       String url = config.inMemory() ? "jdbc:sqlite::memory:" : "jdbc:sqlite:" + config.path();
       first = connection(config, url, false);
-      Schema.verify(first, config.path());
-      if (!config.inMemory()) {
-        try (var s = first.createStatement()) {
-          s.execute("pragma journal_mode = wal");
-          s.execute("pragma synchronous = " + config.synchronous());
-        }
-      }
-      Schema.migrate(first, config.path());
+      prepare(first, config);
       List<Tx> pool = new ArrayList<>();
       if (!config.inMemory()) {
         for (int i = 0; i < config.readers(); i++) {
@@ -115,6 +108,32 @@ public final class SqliteEngine implements KvEngine {
     } catch (RuntimeException e) {
       close(first);
       throw e;
+    }
+  }
+
+  /**
+   * Checks the file, switches it to WAL and migrates it. Another process creating or migrating
+   * the same file holds its lock meanwhile; this waits for it like a commit would.
+   */
+  private static void prepare(Connection first, SqliteConfig config) throws SQLException {
+    Busy busy = null;
+    while (true) {
+      try {
+        Schema.verify(first, config.path());
+        if (!config.inMemory()) {
+          try (var s = first.createStatement()) {
+            s.execute("pragma journal_mode = wal");
+            s.execute("pragma synchronous = " + config.synchronous());
+          }
+        }
+        Schema.migrate(first, config.path());
+        return;
+      } catch (SQLException e) {
+        if (busy == null) {
+          busy = new Busy(config.busyTimeout(), "cannot open " + config.path());
+        }
+        busy.backOff(e);
+      }
     }
   }
 
