@@ -113,7 +113,7 @@ public final class AtomicOperation {
     Limits.checkWriteKey(key);
     Object operand = n instanceof BigInteger ? n : Double.valueOf(n.doubleValue());
     mutations.add(new Mutation.Sum(
-        RawKey.of(key), EncodedValue.of(ValueEncoding.V8, V8.serialize(operand))));
+        RawKey.of(key), EncodedValue.wrap(ValueEncoding.V8, V8.serialize(operand))));
     return this;
   }
 
@@ -153,7 +153,7 @@ public final class AtomicOperation {
       Limits.checkDeadLetterKey(k.encodedLength());
       keys.add(RawKey.of(k));
     }
-    enqueues.add(new Enqueue(EncodedValue.of(ValueEncoding.V8, payload),
+    enqueues.add(new Enqueue(EncodedValue.wrap(ValueEncoding.V8, payload),
         Instant.now().plus(options.delay()), keys, options.backoffSchedule()));
     return this;
   }

@@ -45,7 +45,8 @@ class KeyOrderPropertyTest {
     Random random = new Random(20261121);
     List<KvKey> keys = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
-      Object[] parts = new Object[random.nextInt(4)];
+      // Up to 9 parts: the decoder starts with room for 4 and must grow twice.
+      Object[] parts = new Object[random.nextInt(10)];
       for (int p = 0; p < parts.length; p++) {
         parts[p] = randomPart(random);
       }

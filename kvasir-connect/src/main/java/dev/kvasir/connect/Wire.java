@@ -268,7 +268,7 @@ public final class Wire {
     }
     List<RawKey> keys = new ArrayList<>();
     e.getKeysIfUndeliveredList().forEach(k -> keys.add(writeKey(k)));
-    EncodedValue payload = EncodedValue.of(ValueEncoding.V8, e.getPayload().toByteArray());
+    EncodedValue payload = EncodedValue.wrap(ValueEncoding.V8, e.getPayload().toByteArray());
     // An empty schedule means the default on the wire (§9.8).
     return new Enqueue(payload, Instant.ofEpochMilli(e.getDeadlineMs()), keys,
         backoff.isEmpty() ? null : backoff);
@@ -372,8 +372,8 @@ public final class Wire {
     } catch (KvDecodeException x) {
       throw new RemoteException("Unknown encoding " + e.getEncodingValue());
     }
-    return new RawEntry(RawKey.of(e.getKey().toByteArray()),
-        EncodedValue.of(encoding, e.getValue().toByteArray()),
+    return new RawEntry(RawKey.wrap(e.getKey().toByteArray()),
+        EncodedValue.wrap(encoding, e.getValue().toByteArray()),
         Versionstamp.of(e.getVersionstamp().toByteArray()));
   }
 
@@ -397,7 +397,7 @@ public final class Wire {
       throw new BadRequestException("Invalid mutation kind or arguments. (a u64 value has "
           + v.getData().size() + " bytes, expected 8)");
     }
-    return EncodedValue.of(encoding, v.getData().toByteArray());
+    return EncodedValue.wrap(encoding, v.getData().toByteArray());
   }
 
   private static dev.kvasir.connect.proto.ValueEncoding encoding(ValueEncoding e) {
@@ -412,13 +412,13 @@ public final class Wire {
     if (bytes.size() > Limits.MAX_READ_KEY_BYTES) {
       throw new BadRequestException("A key exceeds the key size limit.");
     }
-    return RawKey.of(bytes.toByteArray());
+    return RawKey.wrap(bytes.toByteArray());
   }
 
   private static RawKey writeKey(ByteString bytes) {
     if (bytes.size() > Limits.MAX_WRITE_KEY_BYTES) {
       throw new BadRequestException("A key exceeds the key size limit.");
     }
-    return RawKey.of(bytes.toByteArray());
+    return RawKey.wrap(bytes.toByteArray());
   }
 }

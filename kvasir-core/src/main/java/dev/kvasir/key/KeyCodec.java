@@ -4,9 +4,7 @@ import dev.kvasir.KeyPart;
 import dev.kvasir.KvDecodeException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Deno KV's order-preserving key encoding, a subset of the FoundationDB tuple layer
@@ -101,30 +99,34 @@ public final class KeyCodec {
    * @throws KvDecodeException naming the byte offset and the problem
    */
   public static KeyPart[] decode(byte[] bytes) {
-    List<KeyPart> parts = new ArrayList<>(4); // keys rarely have more parts
+    KeyPart[] parts = new KeyPart[4]; // keys rarely have more parts
+    int count = 0;
     int pos = 0;
     while (pos < bytes.length) {
       int tag = bytes[pos] & 0xff;
       int start = pos++;
+      if (count == parts.length) {
+        parts = Arrays.copyOf(parts, count * 2);
+      }
       try {
         if (tag == BYTES || tag == STRING) {
           int end = terminator(bytes, pos);
           if (tag == STRING && !containsZero(bytes, pos, end)) {
-            parts.add(new KeyPart.Str(Utf8.decode(bytes, pos, end - pos, "string part")));
+            parts[count++] = new KeyPart.Str(Utf8.decode(bytes, pos, end - pos, "string part"));
           } else {
             byte[] raw = unescape(bytes, pos, end);
-            parts.add(tag == BYTES ? new KeyPart.Bytes(raw)
-                : new KeyPart.Str(Utf8.decode(raw, 0, raw.length, "string part")));
+            parts[count++] = tag == BYTES ? new KeyPart.Bytes(raw)
+                : new KeyPart.Str(Utf8.decode(raw, 0, raw.length, "string part"));
           }
           pos = end + 1;
         } else if (tag >= NEG_INT_LONG && tag <= POS_INT_LONG) {
-          pos = decodeBigInt(bytes, tag, pos, parts);
+          pos = decodeBigInt(bytes, tag, pos, parts, count++);
         } else if (tag == DOUBLE) {
           require(bytes, pos, 8);
-          parts.add(new KeyPart.Num(decodeDouble(readLong(bytes, pos))));
+          parts[count++] = new KeyPart.Num(decodeDouble(readLong(bytes, pos)));
           pos += 8;
         } else if (tag == FALSE || tag == TRUE) {
-          parts.add(new KeyPart.Bool(tag == TRUE));
+          parts[count++] = new KeyPart.Bool(tag == TRUE);
         } else {
           throw new KvDecodeException(String.format("invalid type code 0x%02x", tag));
         }
@@ -132,12 +134,18 @@ public final class KeyCodec {
         throw new KvDecodeException("malformed key at byte " + start + ": " + e.getMessage());
       }
     }
-    return parts.toArray(new KeyPart[0]);
+    if (count == parts.length) {
+      return parts;
+    }
+    KeyPart[] exact = new KeyPart[count];
+    System.arraycopy(parts, 0, exact, 0, count);
+    return exact;
   }
 
-  private static int decodeBigInt(byte[] bytes, int tag, int pos, List<KeyPart> parts) {
+  /** Decodes the big integer at {@code pos} into {@code parts[index]}; returns the next pos. */
+  private static int decodeBigInt(byte[] bytes, int tag, int pos, KeyPart[] parts, int index) {
     if (tag == INT_ZERO) {
-      parts.add(new KeyPart.BigInt(BigInteger.ZERO));
+      parts[index] = new KeyPart.BigInt(BigInteger.ZERO);
       return pos;
     }
     boolean negative = tag < INT_ZERO;
@@ -163,7 +171,7 @@ public final class KeyCodec {
       throw new KvDecodeException("non-canonical integer: leading zero byte");
     }
     BigInteger abs = new BigInteger(1, magnitude);
-    parts.add(new KeyPart.BigInt(negative ? abs.negate() : abs));
+    parts[index] = new KeyPart.BigInt(negative ? abs.negate() : abs);
     return pos + n;
   }
 

@@ -35,8 +35,9 @@ public final class JdbcRows {
 
   /** The entry in the current row, whose {@code k} column is number {@code first}. */
   public static RawEntry entry(ResultSet r, int first) throws SQLException {
-    return new RawEntry(RawKey.of(r.getBytes(first)),
-        EncodedValue.of(ValueEncoding.ofCode(r.getInt(first + 2)), r.getBytes(first + 1)),
+    // The driver returns fresh arrays, so they are handed over rather than copied.
+    return new RawEntry(RawKey.wrap(r.getBytes(first)),
+        EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(first + 2)), r.getBytes(first + 1)),
         Versionstamp.ofVersion(r.getLong(first + 3)));
   }
 }

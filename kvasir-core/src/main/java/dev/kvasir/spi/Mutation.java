@@ -78,7 +78,7 @@ public sealed interface Mutation {
         out[prefix.length + 1 + i] = (byte) hex.charAt(i);
       }
       out[out.length - 1] = 0x00;
-      return RawKey.of(out);
+      return RawKey.wrap(out);
     }
   }
 }

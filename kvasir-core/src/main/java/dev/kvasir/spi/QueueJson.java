@@ -48,7 +48,7 @@ public final class QueueJson {
       for (int i = 0; i < key.length; i++) {
         b[i] = (byte) key[i];
       }
-      out.add(RawKey.of(b));
+      out.add(RawKey.wrap(b));
     }
     return out;
   }

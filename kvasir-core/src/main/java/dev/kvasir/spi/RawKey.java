@@ -3,6 +3,7 @@ package dev.kvasir.spi;
 import dev.kvasir.KvKey;
 import dev.kvasir.key.Hex;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * An encoded key or range bound as engines see it: plain bytes, compared unsigned, which is the
@@ -19,6 +20,14 @@ public final class RawKey implements Comparable<RawKey> {
   /** The bytes, copied. */
   public static RawKey of(byte[] bytes) {
     return new RawKey(bytes.clone());
+  }
+
+  /**
+   * The bytes handed over without a copy, for an array fresh from a driver or a decoder that
+   * nothing else holds: the caller must not change it afterwards.
+   */
+  public static RawKey wrap(byte[] bytes) {
+    return new RawKey(Objects.requireNonNull(bytes, "bytes"));
   }
 
   /** The encoded form of a typed key. */

@@ -126,7 +126,7 @@ public final class Sums {
         out.write(be[i]);
       }
     }
-    return EncodedValue.of(ValueEncoding.V8, out.toByteArray());
+    return EncodedValue.wrap(ValueEncoding.V8, out.toByteArray());
   }
 
   private static void writeVarint(ByteArrayOutputStream out, long v) {

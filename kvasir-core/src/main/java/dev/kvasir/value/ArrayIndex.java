@@ -1,8 +1,8 @@
 package dev.kvasir.value;
 
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,7 +45,7 @@ final class ArrayIndex {
    * Puts {@code object}'s keys in JS property order, in place (the map may already be
    * referenced by a cycle): array indices ascending, then the other keys in insertion order.
    */
-  static void sortProperties(LinkedHashMap<String, Object> object) {
+  static void sortProperties(Map<String, Object> object) {
     long previous = -1;
     boolean sawName = false;
     boolean sorted = true;
@@ -63,7 +63,10 @@ final class ArrayIndex {
     if (sorted) {
       return;
     }
-    List<Map.Entry<String, Object>> entries = new ArrayList<>(object.entrySet());
+    List<Map.Entry<String, Object>> entries = new ArrayList<>();
+    for (Map.Entry<String, Object> e : object.entrySet()) {
+      entries.add(new AbstractMap.SimpleImmutableEntry<>(e)); // outlives the clear below
+    }
     entries.sort(Comparator.comparingLong(e -> position(e.getKey()))); // stable: names keep order
     object.clear();
     for (Map.Entry<String, Object> e : entries) {

@@ -4,8 +4,7 @@ import dev.kvasir.KvDecodeException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -26,7 +25,8 @@ final class V8Reader {
   private int depth;
   private long holeBudget;
   /** Objects by id, in the order V8 assigns ids; null while an object is being built. */
-  private final ArrayList<Object> objects = new ArrayList<>(4);
+  private Object[] objects = new Object[4];
+  private int ids;
 
   private V8Reader(byte[] in) {
     this.in = in;
@@ -69,12 +69,12 @@ final class V8Reader {
     if (++depth > V8Tags.MAX_DEPTH) {
       throw error("nested deeper than " + V8Tags.MAX_DEPTH + " levels");
     }
-    int idsBefore = objects.size();
+    int idsBefore = ids;
     Object value = readObject();
     if (value instanceof JsArrayBuffer buffer && peekTag() == V8Tags.ARRAY_BUFFER_VIEW) {
       readTag();
       // A buffer read just now took one new id; a back-reference to an older one took none.
-      value = readView(buffer, objects.size() == idsBefore + 1);
+      value = readView(buffer, ids == idsBefore + 1);
     }
     depth--;
     return value;
@@ -124,26 +124,33 @@ final class V8Reader {
   }
 
   private int newId() {
-    objects.add(null);
-    return objects.size() - 1;
+    if (ids == objects.length) {
+      objects = Arrays.copyOf(objects, ids * 2);
+    }
+    return ids++;
+  }
+
+  /** Gives the object its id once it exists, so that references inside it can reach it. */
+  private void bind(int id, Object object) {
+    objects[id] = object;
   }
 
   private <T> T register(T object) {
-    objects.add(object);
+    bind(newId(), object);
     return object;
   }
 
   private Object readReference() {
     long id = readVarint();
-    if (id >= objects.size() || objects.get((int) id) == null) {
+    if (id >= ids || objects[(int) id] == null) {
       throw error("reference to unknown object id " + id);
     }
-    return objects.get((int) id);
+    return objects[(int) id];
   }
 
   private Object readJsObject() {
-    LinkedHashMap<String, Object> object = new LinkedHashMap<>();
-    objects.set(newId(), object);
+    JsObject object = new JsObject(4);
+    bind(newId(), object);
     long count = 0;
     boolean indexKeys = false;
     while (!consumeIf(V8Tags.END_OBJECT)) {
@@ -165,7 +172,7 @@ final class V8Reader {
     long length = readUint32();
     requireBytes(length, "dense array of " + length + " elements");
     JsArray array = new JsArray((int) length);
-    objects.set(id, array);
+    bind(id, array);
     for (long i = 0; i < length; i++) {
       array.add(consumeIf(V8Tags.THE_HOLE) ? Hole.INSTANCE : readValue());
     }
@@ -186,10 +193,10 @@ final class V8Reader {
       for (long i = 0; i < length; i++) {
         list.add(Hole.INSTANCE);
       }
-      objects.set(id, list);
+      bind(id, list);
     } else {
       sparse = new JsSparseArray(length);
-      objects.set(id, sparse);
+      bind(id, sparse);
     }
     long count = readArrayProperties(V8Tags.END_SPARSE_ARRAY, list, sparse, length);
     expectCount("array properties", count);
@@ -248,7 +255,7 @@ final class V8Reader {
 
   private Object readMap() {
     JsMap map = new JsMap();
-    objects.set(newId(), map);
+    bind(newId(), map);
     long count = 0;
     while (!consumeIf(V8Tags.END_MAP)) {
       Object key = readValue();
@@ -261,7 +268,7 @@ final class V8Reader {
 
   private Object readSet() {
     JsSet set = new JsSet();
-    objects.set(newId(), set);
+    bind(newId(), set);
     long count = 0;
     while (!consumeIf(V8Tags.END_SET)) {
       set.add(readValue());
@@ -288,14 +295,14 @@ final class V8Reader {
       throw error("invalid regular expression flags 0x" + Long.toHexString(flags));
     }
     JsRegExp regexp = new JsRegExp(source, JsRegExp.fromBits((int) flags));
-    objects.set(id, regexp);
+    bind(id, regexp);
     return regexp;
   }
 
   private Object readBoxedString() {
     int id = newId();
     JsBoxed.Str boxed = new JsBoxed.Str(readString());
-    objects.set(id, boxed);
+    bind(id, boxed);
     return boxed;
   }
 
@@ -330,7 +337,7 @@ final class V8Reader {
     if (tag != V8Tags.ERROR_END) {
       throw error(String.format("invalid error sub-tag 0x%02x", tag));
     }
-    objects.set(id, error);
+    bind(id, error);
     return error;
   }
 
@@ -344,7 +351,7 @@ final class V8Reader {
     }
     byte[] data = readBytes(byteLength, "array buffer");
     JsArrayBuffer buffer = JsArrayBuffer.wrap(data, (int) maxByteLength);
-    objects.set(id, buffer);
+    bind(id, buffer);
     return buffer;
   }
 
@@ -383,7 +390,7 @@ final class V8Reader {
     } else {
       view = JsTypedArray.ofBytes(kind, buffer, (int) offset, (int) byteLength, lengthTracking);
     }
-    objects.set(id, view);
+    bind(id, view);
     return view;
   }
 

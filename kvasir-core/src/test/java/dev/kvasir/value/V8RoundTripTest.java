@@ -61,6 +61,20 @@ class V8RoundTripTest {
   }
 
   @Test
+  void manyObjects_eachReferencedTwice_stayShared() {
+    List<Object> objects = new ArrayList<>();
+    for (int i = 0; i < 20; i++) { // past the reader's first table of 4 ids, which must grow
+      objects.add(Map.of("i", i));
+    }
+    List<Object> twice = new ArrayList<>(objects);
+    twice.addAll(objects);
+    List<?> back = (List<?>) roundTrip(twice);
+    for (int i = 0; i < 20; i++) {
+      assertThat(back.get(20 + i)).isSameAs(back.get(i)).isEqualTo(Map.of("i", (double) i));
+    }
+  }
+
+  @Test
   void records_areWrittenAsObjectsInComponentOrder() {
     User alice = new User("Alice", 30, List.of("a"));
     assertThat(V8.serialize(alice)).isEqualTo(V8.serialize(

@@ -93,7 +93,7 @@ final class Commits {
     p.setLong(2, now);
     try (ResultSet r = p.executeQuery()) {
       while (r.next()) {
-        current.put(RawKey.of(r.getBytes(1)), Versionstamp.ofVersion(r.getLong(4)));
+        current.put(RawKey.wrap(r.getBytes(1)), Versionstamp.ofVersion(r.getLong(4)));
       }
     }
     for (Check check : checks) {
@@ -110,7 +110,7 @@ final class Commits {
     p.setBytes(1, key.bytes());
     p.setLong(2, now);
     try (ResultSet r = p.executeQuery()) {
-      return r.next() ? EncodedValue.of(ValueEncoding.ofCode(r.getInt(3)), r.getBytes(2)) : null;
+      return r.next() ? EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(3)), r.getBytes(2)) : null;
     }
   }
 

@@ -197,7 +197,7 @@ public final class PostgresEngine implements KvEngine {
         List<RawKey> removed = new ArrayList<>();
         try (ResultSet r = p.executeQuery()) {
           while (r.next()) {
-            removed.add(RawKey.of(r.getBytes(1)));
+            removed.add(RawKey.wrap(r.getBytes(1)));
           }
         }
         PreparedStatement prune = tx.prepare(sql.pruneCommitLog);
