@@ -35,7 +35,7 @@ public final class JdbcRows {
 
   /** The entry in the current row, whose {@code k} column is number {@code first}. */
   public static RawEntry entry(ResultSet r, int first) throws SQLException {
-    // The driver returns fresh arrays, so they are handed over rather than copied.
+    // Drivers never change the arrays they return, so these are handed over, not copied.
     return new RawEntry(RawKey.wrap(r.getBytes(first)),
         EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(first + 2)), r.getBytes(first + 1)),
         Versionstamp.ofVersion(r.getLong(first + 3)));

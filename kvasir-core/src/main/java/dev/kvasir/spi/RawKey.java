@@ -23,8 +23,8 @@ public final class RawKey implements Comparable<RawKey> {
   }
 
   /**
-   * The bytes handed over without a copy, for an array fresh from a driver or a decoder that
-   * nothing else holds: the caller must not change it afterwards.
+   * The bytes handed over without a copy, for an array that nothing changes afterwards, such as
+   * one fresh from a driver or a decoder. The caller must not change it either.
    */
   public static RawKey wrap(byte[] bytes) {
     return new RawKey(Objects.requireNonNull(bytes, "bytes"));

@@ -25,9 +25,9 @@ public final class EncodedValue {
   }
 
   /**
-   * Stored bytes handed over without a copy, for an array fresh from a driver or an encoder
-   * that nothing else holds: the caller must not change it afterwards. Saves a copy of every
-   * value an engine reads.
+   * Stored bytes handed over without a copy, for an array that nothing changes afterwards, such
+   * as one fresh from a driver or an encoder. The caller must not change it either. Saves a copy
+   * of every value an engine reads.
    */
   public static EncodedValue wrap(ValueEncoding encoding, byte[] bytes) {
     return new EncodedValue(Objects.requireNonNull(encoding, "encoding"),

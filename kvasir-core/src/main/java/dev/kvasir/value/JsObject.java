@@ -14,9 +14,9 @@ import java.util.Set;
 /**
  * A JS object as read from V8: a mutable map from property name to value in insertion order,
  * like a {@code LinkedHashMap}, kept in two arrays instead of a node per property. Stored
- * objects are mostly small, where this takes a quarter of the memory and a lookup is a short
- * scan of names that are often the same instances (see {@link PropertyNames}); from {@value
- * #INDEX_FROM} properties on, a hash index keeps lookups constant-time. Not thread-safe.
+ * objects are mostly small, where this takes a third of the memory and a lookup is a short
+ * scan of names that are often the same instances (see {@link PropertyNames}); beyond {@value
+ * #INDEX_FROM} properties, a hash index keeps lookups constant-time. Not thread-safe.
  */
 final class JsObject extends AbstractMap<String, Object> {
   static final int INDEX_FROM = 16;

@@ -8,7 +8,8 @@ package dev.kvasir.value;
  * Hole}), {@code Map} with string keys and records (objects), {@link JsMap} (or a {@code Map}
  * with other keys), {@link JsSet} (or any {@code Set}), {@code Instant}/{@code Date}, {@link
  * JsRegExp}, {@link JsError}, {@link JsBoxed}, {@link JsArrayBuffer}, {@link JsTypedArray},
- * with shared references and cycles preserved.
+ * with shared references and cycles preserved. Objects read back are mutable maps in property
+ * order.
  *
  * <pre>{@code
  * byte[] bytes = V8.serialize(Map.of("a", 1));   // ff 10 6f 22 01 61 49 02 7b 01
