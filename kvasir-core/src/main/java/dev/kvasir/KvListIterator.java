@@ -4,7 +4,6 @@ import dev.kvasir.key.KeyRange;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -27,7 +26,9 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
   private final int batchSize;
   private final boolean reverse;
   private final Consistency consistency;
-  private final ArrayDeque<RawEntry> buffer = new ArrayDeque<>();
+  /** The batch being walked, and the index of its next entry. */
+  private List<RawEntry> batch = List.of();
+  private int next;
   private RawKey start;
   private RawKey end;
   private int returned;
@@ -58,10 +59,10 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     if (returned >= limit || exhausted) {
       return false;
     }
-    if (buffer.isEmpty() && !lastBatch) {
+    if (next == batch.size() && !lastBatch) {
       fetch();
     }
-    if (buffer.isEmpty()) {
+    if (next == batch.size()) {
       exhausted = true;
       return false;
     }
@@ -73,7 +74,7 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    RawEntry raw = buffer.removeFirst();
+    RawEntry raw = batch.get(next++);
     returned++;
     lastKey = raw.key();
     return new KvEntry(raw.key().decode(), raw.value(), raw.versionstamp());
@@ -111,9 +112,8 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
 
   private void fetch() {
     int want = (int) Math.min(batchSize, (long) limit - returned);
-    List<RawEntry> batch =
-        kv.read(List.of(new ReadRange(start, end, want, reverse)), consistency).get(0);
-    buffer.addAll(batch);
+    batch = kv.read(List.of(new ReadRange(start, end, want, reverse)), consistency).get(0);
+    next = 0;
     lastBatch = batch.size() < want;
     if (!batch.isEmpty()) {
       resumeAt(batch.get(batch.size() - 1).key());
