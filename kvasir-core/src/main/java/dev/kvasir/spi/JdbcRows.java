@@ -20,8 +20,8 @@ public final class JdbcRows {
   /** Binds {@code range} to {@code statement}, runs it and reads its rows. */
   public static List<RawEntry> range(PreparedStatement statement, ReadRange range, long now)
       throws SQLException {
-    statement.setBytes(1, range.start().bytes());
-    statement.setBytes(2, range.end().bytes());
+    statement.setBytes(1, range.start().sharedBytes());
+    statement.setBytes(2, range.end().sharedBytes());
     statement.setLong(3, now);
     statement.setInt(4, range.limit());
     List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 128));

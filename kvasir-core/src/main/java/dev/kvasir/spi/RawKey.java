@@ -47,6 +47,15 @@ public final class RawKey implements Comparable<RawKey> {
     return bytes.clone();
   }
 
+  /**
+   * The bytes themselves, not a copy, for handing to a driver or an encoder that only reads
+   * them (a JDBC {@code setBytes}). Never change them: this key and everything sharing it would
+   * change too.
+   */
+  public byte[] sharedBytes() {
+    return bytes;
+  }
+
   public int length() {
     return bytes.length;
   }

@@ -71,6 +71,14 @@ public final class EncodedValue {
     return bytes.clone();
   }
 
+  /**
+   * The stored bytes themselves, not a copy, for handing to a driver or a decoder that only
+   * reads them (a JDBC {@code setBytes}). Never change them: this value would change too.
+   */
+  public byte[] sharedBytes() {
+    return bytes;
+  }
+
   /** Length of the stored bytes, the size Deno's value limit counts. */
   public int size() {
     return bytes.length;

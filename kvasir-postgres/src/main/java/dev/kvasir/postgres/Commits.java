@@ -87,7 +87,7 @@ final class Commits {
     PreparedStatement p = tx.prepare(tx.sql.getAny);
     byte[][] keys = new byte[checks.size()][];
     for (int i = 0; i < keys.length; i++) {
-      keys[i] = checks.get(i).key().bytes();
+      keys[i] = checks.get(i).key().sharedBytes();
     }
     p.setArray(1, tx.connection.createArrayOf("bytea", keys));
     p.setLong(2, now);
@@ -107,7 +107,7 @@ final class Commits {
   /** The live value of {@code key} in this transaction, or {@code null}. */
   static EncodedValue live(Tx tx, RawKey key, long now) throws SQLException {
     PreparedStatement p = tx.prepare(tx.sql.get);
-    p.setBytes(1, key.bytes());
+    p.setBytes(1, key.sharedBytes());
     p.setLong(2, now);
     try (ResultSet r = p.executeQuery()) {
       return r.next() ? EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(3)), r.getBytes(2)) : null;
@@ -129,7 +129,7 @@ final class Commits {
    */
   static Object[] queueRow(Enqueue e) {
     return new Object[] {e.deadline().toEpochMilli(), UUID.randomUUID().toString(),
-        e.payload().bytes(), QueueJson.backoff(e.effectiveBackoff()),
+        e.payload().sharedBytes(), QueueJson.backoff(e.effectiveBackoff()),
         QueueJson.keys(e.keysIfUndelivered())};
   }
 
@@ -149,8 +149,8 @@ final class Commits {
     long set(RawKey key, EncodedValue value, long version, Instant expireAt)
         throws SQLException {
       PreparedStatement p = switchTo(tx.sql.set);
-      p.setBytes(1, key.bytes());
-      p.setBytes(2, value.bytes());
+      p.setBytes(1, key.sharedBytes());
+      p.setBytes(2, value.sharedBytes());
       p.setInt(3, value.encoding().code());
       p.setLong(4, version);
       p.setLong(5, expireAt == null ? -1 : expireAt.toEpochMilli());
@@ -160,7 +160,7 @@ final class Commits {
 
     void delete(RawKey key) throws SQLException {
       PreparedStatement p = switchTo(tx.sql.delete);
-      p.setBytes(1, key.bytes());
+      p.setBytes(1, key.sharedBytes());
       add(p);
     }
 

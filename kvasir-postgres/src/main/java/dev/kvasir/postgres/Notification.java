@@ -62,7 +62,7 @@ record Notification(String instance, boolean enqueued, boolean expiring, Set<Lon
 
   /** The key's hash in notifications. */
   static long hash(RawKey key) {
-    return fnv1a(key.bytes());
+    return fnv1a(key.sharedBytes());
   }
 
   /** 64-bit FNV-1a: stable across JVMs and versions, unlike {@code hashCode}. */

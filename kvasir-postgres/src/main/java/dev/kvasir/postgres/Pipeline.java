@@ -74,9 +74,9 @@ final class Pipeline {
     long now = System.currentTimeMillis();
     for (Check c : write.checks()) {
       if (c.versionstamp() == null) {
-        statement(sql.checkAbsent, task, c.key().bytes(), now);
+        statement(sql.checkAbsent, task, c.key().sharedBytes(), now);
       } else {
-        statement(sql.checkVersion, task, c.key().bytes(), versionOf(c.versionstamp()), now);
+        statement(sql.checkVersion, task, c.key().sharedBytes(), versionOf(c.versionstamp()), now);
       }
     }
     versionStatements.add(statements);
@@ -95,7 +95,7 @@ final class Pipeline {
       if (m instanceof Mutation.Set set) {
         sets.add(set);
       } else {
-        deletes.add(m.key().bytes());
+        deletes.add(m.key().sharedBytes());
       }
     }
     if (!sets.isEmpty()) {
@@ -105,8 +105,8 @@ final class Pipeline {
       Long[] expirations = new Long[sets.size()];
       for (int i = 0; i < keys.length; i++) {
         Mutation.Set set = sets.get(i);
-        keys[i] = set.key().bytes();
-        values[i] = set.value().bytes();
+        keys[i] = set.key().sharedBytes();
+        values[i] = set.value().sharedBytes();
         encodings[i] = set.value().encoding().code();
         expirations[i] = set.expireAt() == null ? -1L : set.expireAt().toEpochMilli();
       }

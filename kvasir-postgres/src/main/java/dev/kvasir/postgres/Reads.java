@@ -46,7 +46,7 @@ final class Reads {
       long now) throws SQLException {
     byte[][] keys = new byte[ranges.size()][];
     for (int i = 0; i < keys.length; i++) {
-      keys[i] = ranges.get(i).start().bytes();
+      keys[i] = ranges.get(i).start().sharedBytes();
     }
     Map<RawKey, RawEntry> found = new HashMap<>();
     try (PreparedStatement p = c.prepareStatement(sql.getAny)) {
@@ -81,8 +81,8 @@ final class Reads {
     try (PreparedStatement p = c.prepareStatement(text.toString())) {
       int n = 1;
       for (ReadRange range : ranges) {
-        p.setBytes(n++, range.start().bytes());
-        p.setBytes(n++, range.end().bytes());
+        p.setBytes(n++, range.start().sharedBytes());
+        p.setBytes(n++, range.end().sharedBytes());
         p.setLong(n++, now);
         p.setInt(n++, range.limit());
       }

@@ -57,7 +57,7 @@ final class Commits {
         earliestExpiry = Math.min(earliestExpiry, setAll(tx, run, version, keys));
         if (m instanceof Mutation.Delete d) {
           PreparedStatement p = tx.prepare(Sql.DELETE);
-          p.setBytes(1, d.key().bytes());
+          p.setBytes(1, d.key().sharedBytes());
           p.executeUpdate();
         } else {
           Row row = live(tx, m.key(), now);
@@ -115,8 +115,8 @@ final class Commits {
   /** Binds one row of {@link Sql#SET} or {@link Sql#setRows}, after {@code at} parameters. */
   private static void bindRow(PreparedStatement p, int at, RawKey key, EncodedValue value,
       long version, long expirationMs) throws SQLException {
-    p.setBytes(at + 1, key.bytes());
-    p.setBytes(at + 2, value.bytes());
+    p.setBytes(at + 1, key.sharedBytes());
+    p.setBytes(at + 2, value.sharedBytes());
     p.setInt(at + 3, value.encoding().code());
     p.setLong(at + 4, version);
     p.setLong(at + 5, expirationMs);
@@ -126,7 +126,7 @@ final class Commits {
     PreparedStatement p = tx.prepare(Sql.QUEUE_ADD);
     p.setLong(1, e.deadline().toEpochMilli());
     p.setString(2, UUID.randomUUID().toString());
-    p.setBytes(3, e.payload().bytes());
+    p.setBytes(3, e.payload().sharedBytes());
     // Deno writes the default schedule when none was given (reference §5).
     p.setString(4, QueueJson.backoff(e.effectiveBackoff()));
     p.setString(5, QueueJson.keys(e.keysIfUndelivered()));
@@ -146,7 +146,7 @@ final class Commits {
 
   static Row live(Tx tx, RawKey key, long now) throws SQLException {
     PreparedStatement p = tx.prepare(Sql.GET_LIVE);
-    p.setBytes(1, key.bytes());
+    p.setBytes(1, key.sharedBytes());
     p.setLong(2, now);
     try (ResultSet r = p.executeQuery()) {
       if (!r.next()) {
