@@ -70,6 +70,11 @@ public final class KvKey implements Comparable<KvKey> {
     return new KvKey(KeyCodec.decode(copy), copy);
   }
 
+  /** Decodes bytes that nothing changes, such as an engine's {@code RawKey}, sharing them. */
+  static KvKey decodeShared(byte[] encoded) {
+    return new KvKey(KeyCodec.decode(encoded), encoded);
+  }
+
   /** The encoded key; a fresh copy on each call. */
   public byte[] encode() {
     return encoded.clone();

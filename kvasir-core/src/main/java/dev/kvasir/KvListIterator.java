@@ -77,7 +77,8 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     RawEntry raw = batch.get(next++);
     returned++;
     lastKey = raw.key();
-    return new KvEntry(raw.key().decode(), raw.value(), raw.versionstamp());
+    return new KvEntry(KvKey.decodeShared(raw.key().sharedBytes()), raw.value(),
+        raw.versionstamp());
   }
 
   /** This iterator itself: a list can be walked once, e.g. by a for-each loop. */
