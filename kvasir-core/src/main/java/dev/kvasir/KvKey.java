@@ -70,8 +70,16 @@ public final class KvKey implements Comparable<KvKey> {
     return new KvKey(KeyCodec.decode(copy), copy);
   }
 
-  /** Decodes bytes that nothing changes, such as an engine's {@code RawKey}, sharing them. */
-  static KvKey decodeShared(byte[] encoded) {
+  /**
+   * Decodes bytes that nothing changes, such as an engine's {@code RawKey}, sharing them. When
+   * they start with {@code prefix} (may be null), its parts are reused rather than decoded again.
+   */
+  static KvKey decodeShared(byte[] encoded, KvKey prefix) {
+    if (prefix != null && prefix.encoded.length <= encoded.length
+        && Arrays.equals(encoded, 0, prefix.encoded.length, prefix.encoded, 0,
+            prefix.encoded.length)) {
+      return new KvKey(KeyCodec.decode(encoded, prefix.encoded.length, prefix.parts), encoded);
+    }
     return new KvKey(KeyCodec.decode(encoded), encoded);
   }
 

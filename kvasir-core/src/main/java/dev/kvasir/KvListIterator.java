@@ -22,6 +22,8 @@ import java.util.stream.StreamSupport;
 public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry> {
   private final Kv kv;
   private final byte[] cursorPrefix;
+  /** The selection's prefix, whose parts every listed key shares; null for a range. */
+  private final KvKey keyPrefix;
   private final int limit;
   private final int batchSize;
   private final boolean reverse;
@@ -44,6 +46,7 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     Limits.checkReadBound(start.length());
     Limits.checkReadBound(end.length());
     this.cursorPrefix = selector.cursorPrefix();
+    this.keyPrefix = selector.prefix();
     this.limit = options.limit() > 0 ? options.limit() : Integer.MAX_VALUE;
     this.batchSize = options.batchSize();
     Limits.checkReadEntries(batchSize);
@@ -77,7 +80,7 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     RawEntry raw = batch.get(next++);
     returned++;
     lastKey = raw.key();
-    return new KvEntry(KvKey.decodeShared(raw.key().sharedBytes()), raw.value(),
+    return new KvEntry(KvKey.decodeShared(raw.key().sharedBytes(), keyPrefix), raw.value(),
         raw.versionstamp());
   }
 

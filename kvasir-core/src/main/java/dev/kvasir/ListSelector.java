@@ -79,6 +79,11 @@ public final class ListSelector {
     return range;
   }
 
+  /** The prefix of a prefix selection, or null for a range. */
+  KvKey prefix() {
+    return prefix;
+  }
+
   /**
    * The bytes every key of the selection starts with, which cursors leave out (§8): the
    * encoded prefix, or for a range the longest common byte prefix of its bounds.

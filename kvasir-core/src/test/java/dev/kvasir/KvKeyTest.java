@@ -72,6 +72,21 @@ class KvKeyTest {
   }
 
   @Test
+  void decodeShared_reusesAPrefixsParts_andDecodesTheRestLikeDecode() {
+    KvKey users = KvKey.of("users", BigInteger.TEN);
+    KvKey key = users.append("alice", 1, true, new byte[] {0, 1}, -0.0, "b", "c");
+    KvKey shared = KvKey.decodeShared(key.encode(), users);
+    assertThat(shared).isEqualTo(key);
+    assertThat(shared.parts()).isEqualTo(key.parts());
+    assertThat(shared.get(0)).isSameAs(users.get(0));
+    // Bytes that do not start with the prefix are decoded whole.
+    KvKey other = KvKey.of("usersx", 2);
+    assertThat(KvKey.decodeShared(other.encode(), users).parts()).isEqualTo(other.parts());
+    assertThat(KvKey.decodeShared(users.encode(), users)).isEqualTo(users);
+    assertThat(KvKey.decodeShared(key.encode(), null)).isEqualTo(key);
+  }
+
+  @Test
   void encode_returnsACopy() {
     KvKey key = KvKey.of("a");
     key.encode()[0] = 0x7f;

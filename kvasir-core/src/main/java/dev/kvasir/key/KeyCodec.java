@@ -27,6 +27,7 @@ public final class KeyCodec {
   private static final long SIGN_BIT = 0x8000000000000000L;
   private static final long POSITIVE_NAN = 0x7ff8000000000000L;
   private static final long NEGATIVE_NAN = 0xfff8000000000000L;
+  private static final KeyPart[] NO_PARTS = {};
 
   private KeyCodec() {}
 
@@ -99,9 +100,20 @@ public final class KeyCodec {
    * @throws KvDecodeException naming the byte offset and the problem
    */
   public static KeyPart[] decode(byte[] bytes) {
-    KeyPart[] parts = new KeyPart[4]; // keys rarely have more parts
-    int count = 0;
-    int pos = 0;
+    return decode(bytes, 0, NO_PARTS);
+  }
+
+  /**
+   * Decodes the parts from byte {@code from} on, after {@code head}: the parts that the bytes
+   * before {@code from} encode, which the caller knows already (a list's prefix).
+   *
+   * @throws KvDecodeException naming the byte offset and the problem
+   */
+  public static KeyPart[] decode(byte[] bytes, int from, KeyPart[] head) {
+    KeyPart[] parts = new KeyPart[head.length + 4]; // keys rarely have more parts
+    System.arraycopy(head, 0, parts, 0, head.length);
+    int count = head.length;
+    int pos = from;
     while (pos < bytes.length) {
       int tag = bytes[pos] & 0xff;
       int start = pos++;
