@@ -1,5 +1,8 @@
 package dev.kvasir.value;
 
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
@@ -18,15 +21,16 @@ import java.util.Set;
  * scan of names that are often the same instances (see {@link PropertyNames}); beyond {@value
  * #INDEX_FROM} properties, a hash index keeps lookups constant-time. Not thread-safe.
  */
-final class JsObject extends AbstractMap<String, Object> {
+final class JsObject extends AbstractMap<String, Object> implements Serializable {
   static final int INDEX_FROM = 16;
+  private static final long serialVersionUID = 1L;
 
   private String[] names;
   private Object[] values;
   private int size;
-  private int modCount;
+  private transient int modCount;
   /** Position by name while the object is larger than {@link #INDEX_FROM}, else null. */
-  private HashMap<String, Integer> index;
+  private transient HashMap<String, Integer> index;
 
   JsObject(int capacity) {
     names = new String[Math.max(capacity, 1)];
@@ -125,6 +129,14 @@ final class JsObject extends AbstractMap<String, Object> {
       } else {
         index = null;
       }
+    }
+  }
+
+  /** Serializable like the {@code LinkedHashMap} it replaces; the index is rebuilt on reading. */
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    if (size > INDEX_FROM) {
+      reindex();
     }
   }
 

@@ -3,6 +3,10 @@ package dev.kvasir.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.Iterator;
@@ -97,6 +101,32 @@ class JsObjectTest {
     it.next();
     object.put("c", 3);
     assertThatThrownBy(it::next).isInstanceOf(ConcurrentModificationException.class);
+  }
+
+  @Test
+  void javaSerialization_keepsOrderAndTheIndex() throws Exception {
+    for (int n : new int[] {3, 3 * JsObject.INDEX_FROM}) {
+      JsObject object = new JsObject(1);
+      for (int i = n; i > 0; i--) {
+        object.put("p" + i, i);
+      }
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        out.writeObject(object);
+      }
+      Object back;
+      try (ObjectInputStream in =
+          new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        back = in.readObject();
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> copy = (Map<String, Object>) back;
+      assertThat(new ArrayList<>(copy.keySet())).isEqualTo(new ArrayList<>(object.keySet()));
+      assertThat(copy.get("p1")).isEqualTo(1);
+      copy.remove("p1");
+      assertThat(copy.get("p2")).isEqualTo(2);
+      assertThat(copy).hasSize(n - 1);
+    }
   }
 
   @Test
