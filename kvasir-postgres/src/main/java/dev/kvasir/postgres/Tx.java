@@ -1,6 +1,8 @@
 package dev.kvasir.postgres;
 
+import dev.kvasir.spi.AfterCommit;
 import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.StatementCache;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,9 +10,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -26,8 +26,8 @@ import java.util.UUID;
 final class Tx {
   final Connection connection;
   final Sql sql;
-  private final Map<String, PreparedStatement> statements = new HashMap<>();
-  private List<Runnable> afterCommit = new ArrayList<>();
+  private final StatementCache statements;
+  private final AfterCommit afterCommit = new AfterCommit();
   private final List<RawKey> changedKeys = new ArrayList<>();
   private boolean enqueued;
   private boolean expiring;
@@ -41,6 +41,7 @@ final class Tx {
 
   Tx(Connection connection, Sql sql) throws SQLException {
     this.connection = connection;
+    this.statements = new StatementCache(connection);
     this.sql = sql;
     connection.setAutoCommit(false);
     try (var s = connection.createStatement()) {
@@ -73,13 +74,7 @@ final class Tx {
   }
 
   PreparedStatement prepare(String text) throws SQLException {
-    PreparedStatement s = statements.get(text);
-    if (s == null) {
-      s = connection.prepareStatement(text);
-      statements.put(text, s);
-    }
-    s.clearParameters();
-    return s;
+    return statements.prepare(text);
   }
 
   /** Starts a transaction: takes the commit-order lock and reads the current version. */
@@ -87,7 +82,7 @@ final class Tx {
     changedKeys.clear();
     enqueued = false;
     expiring = false;
-    afterCommit = new ArrayList<>();
+    afterCommit.take(); // a batch that failed half-way may have left some
     try (ResultSet r = prepare(sql.lockVersion).executeQuery()) {
       if (!r.next()) {
         throw new SQLException("the data_version row is missing from schema " + sql.schema);
@@ -124,9 +119,7 @@ final class Tx {
 
   /** The actions registered since the last call; the caller runs them after commit. */
   List<Runnable> takeAfterCommit() {
-    List<Runnable> out = afterCommit;
-    afterCommit = new ArrayList<>();
-    return out;
+    return afterCommit.take();
   }
 
   /**
@@ -151,18 +144,6 @@ final class Tx {
   }
 
   void close() {
-    for (PreparedStatement s : statements.values()) {
-      try {
-        s.close();
-      } catch (SQLException ignored) {
-        // closing anyway
-      }
-    }
-    statements.clear();
-    try {
-      connection.close();
-    } catch (SQLException ignored) {
-      // closing anyway
-    }
+    statements.close();
   }
 }

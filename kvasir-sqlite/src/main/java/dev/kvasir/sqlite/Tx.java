@@ -1,13 +1,12 @@
 package dev.kvasir.sqlite;
 
+import dev.kvasir.spi.AfterCommit;
+import dev.kvasir.spi.StatementCache;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One connection inside a transaction, with its prepared statements cached across transactions,
@@ -15,10 +14,9 @@ import java.util.Map;
  * change that was rolled back). Used by one thread at a time.
  */
 final class Tx {
-  private final Connection connection;
+  private final StatementCache statements;
   private final Shared shared;
-  private final Map<String, PreparedStatement> statements = new HashMap<>();
-  private List<Runnable> afterCommit = new ArrayList<>();
+  private final AfterCommit afterCommit = new AfterCommit();
   /** The file's version as this transaction left it so far, or −1 before the first bump. */
   private long version = -1;
   /** Whether {@link #version} is ahead of what the transaction wrote to data_version. */
@@ -26,18 +24,12 @@ final class Tx {
 
   /** A transaction on {@code connection}; {@code shared} hears of the versions it commits. */
   Tx(Connection connection, Shared shared) {
-    this.connection = connection;
+    this.statements = new StatementCache(connection);
     this.shared = shared;
   }
 
   PreparedStatement prepare(String sql) throws SQLException {
-    PreparedStatement s = statements.get(sql);
-    if (s == null) {
-      s = connection.prepareStatement(sql);
-      statements.put(sql, s);
-    }
-    s.clearParameters();
-    return s;
+    return statements.prepare(sql);
   }
 
   /** Runs a statement without parameters, e.g. {@code commit}; prepared once, reused. */
@@ -97,23 +89,10 @@ final class Tx {
 
   /** The actions registered since the last call; the caller runs them after commit. */
   List<Runnable> takeAfterCommit() {
-    List<Runnable> out = afterCommit;
-    afterCommit = new ArrayList<>();
-    return out;
+    return afterCommit.take();
   }
 
   void close() {
-    for (PreparedStatement s : statements.values()) {
-      try {
-        s.close();
-      } catch (SQLException ignored) {
-        // closing anyway
-      }
-    }
-    try {
-      connection.close();
-    } catch (SQLException ignored) {
-      // closing anyway
-    }
+    statements.close();
   }
 }
