@@ -10,6 +10,7 @@ import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KeyNotifier;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.NotifiedWatch;
+import dev.kvasir.spi.OpenState;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
@@ -62,7 +63,7 @@ public final class PostgresEngine implements KvEngine {
   private final ChangeFeed feed;
   private final PostgresQueue queue;
   private final SweepSchedule sweeps;
-  private volatile boolean closed;
+  private final OpenState state = new OpenState();
 
   private PostgresEngine(PostgresConfig config, Database db, Sql sql) {
     this.config = config;
@@ -185,7 +186,7 @@ public final class PostgresEngine implements KvEngine {
    * next sweep.
    */
   private void sweep() {
-    if (closed) {
+    if (state.isClosed()) {
       return;
     }
     sweeps.started();
@@ -235,13 +236,11 @@ public final class PostgresEngine implements KvEngine {
   }
 
   boolean isClosed() {
-    return closed;
+    return state.isClosed();
   }
 
   private void ensureOpen() {
-    if (closed) {
-      throw new KvClosedException();
-    }
+    state.ensureOpen();
   }
 
   /** The configuration this engine was opened with. */
@@ -251,11 +250,8 @@ public final class PostgresEngine implements KvEngine {
 
   @Override
   public void close() {
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
-      closed = true;
+    if (!state.close()) {
+      return;
     }
     sweeps.stop();
     notifier.close();

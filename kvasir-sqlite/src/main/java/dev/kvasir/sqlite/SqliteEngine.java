@@ -9,6 +9,7 @@ import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.NotifiedWatch;
+import dev.kvasir.spi.OpenState;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
@@ -60,7 +61,7 @@ public final class SqliteEngine implements KvEngine {
   private final Random random = new Random();
   private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
   private final SweepSchedule sweeps;
-  private volatile boolean closed;
+  private final OpenState state = new OpenState();
   private final Runnable rescanExpiry = this::rescanExpiry;
 
   private SqliteEngine(SqliteConfig config, Writer writer, Readers readers, Shared shared) {
@@ -241,7 +242,7 @@ public final class SqliteEngine implements KvEngine {
 
   /** Deletes expired rows (one version bump per sweep, as Deno) and schedules the next sweep. */
   private void sweep() {
-    if (closed) {
+    if (state.isClosed()) {
       return;
     }
     sweeps.started();
@@ -284,7 +285,7 @@ public final class SqliteEngine implements KvEngine {
     return new EngineWatch() {
       @Override
       public List<Optional<RawEntry>> next() throws InterruptedException {
-        return closed ? null : watch.next();
+        return state.isClosed() ? null : watch.next();
       }
 
       @Override
@@ -296,13 +297,11 @@ public final class SqliteEngine implements KvEngine {
   }
 
   boolean isClosed() {
-    return closed;
+    return state.isClosed();
   }
 
   void ensureOpen() {
-    if (closed) {
-      throw new KvClosedException();
-    }
+    state.ensureOpen();
   }
 
   /** The configuration this engine was opened with. */
@@ -312,11 +311,8 @@ public final class SqliteEngine implements KvEngine {
 
   @Override
   public void close() {
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
-      closed = true;
+    if (!state.close()) {
+      return;
     }
     sweeps.stop();
     shared.removeForeignListener(rescanExpiry);
