@@ -75,9 +75,7 @@ public final class KvKey implements Comparable<KvKey> {
    * they start with {@code prefix} (may be null), its parts are reused rather than decoded again.
    */
   static KvKey decodeShared(byte[] encoded, KvKey prefix) {
-    if (prefix != null && prefix.encoded.length <= encoded.length
-        && Arrays.equals(encoded, 0, prefix.encoded.length, prefix.encoded, 0,
-            prefix.encoded.length)) {
+    if (prefix != null && startsWith(encoded, prefix.encoded)) {
       return new KvKey(KeyCodec.decode(encoded, prefix.encoded.length, prefix.parts), encoded);
     }
     return new KvKey(KeyCodec.decode(encoded), encoded);
@@ -123,9 +121,12 @@ public final class KvKey implements Comparable<KvKey> {
   /** Whether {@code prefix}'s parts are the first parts of this key (a key starts with itself). */
   public boolean startsWith(KvKey prefix) {
     // Every encoded part is prefix-free, so a byte prefix at a part boundary is a part prefix.
-    return prefix.parts.length <= parts.length && prefix.encoded.length <= encoded.length
-        && Arrays.equals(encoded, 0, prefix.encoded.length, prefix.encoded, 0,
-            prefix.encoded.length);
+    return prefix.parts.length <= parts.length && startsWith(encoded, prefix.encoded);
+  }
+
+  private static boolean startsWith(byte[] bytes, byte[] prefix) {
+    return prefix.length <= bytes.length
+        && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   /** Deno's order: unsigned lexicographic order of the encodings (reference/denokv.md §1.6). */

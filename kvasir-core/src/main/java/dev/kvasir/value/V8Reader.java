@@ -5,7 +5,6 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * Reads V8's ValueSerializer format as Deno's {@code core.deserialize} does, versions 13–16
