@@ -114,6 +114,7 @@ public final class Peer {
     return 0;
   }
 
+  /** Checks outside the timed loops; inside them the message is only built on failure. */
   private static void require(boolean condition, String message) {
     if (!condition) {
       throw new IllegalStateException(message);
@@ -139,8 +140,9 @@ public final class Peer {
     Versionstamp previous = null;
     for (int i = 0; i < n1; i++) {
       CommitResult r = kv.set(KvKey.of("bench", i), value(i));
-      require(r.ok() && (previous == null || r.versionstamp().compareTo(previous) > 0),
-          "W1 commit " + i + " not ok or not increasing");
+      if (!r.ok() || previous != null && r.versionstamp().compareTo(previous) <= 0) {
+        throw new IllegalStateException("W1 commit " + i + " not ok or not increasing");
+      }
       previous = r.versionstamp();
     }
     String out = line("W1", n1, start, "");
@@ -158,7 +160,9 @@ public final class Peer {
       x ^= (x << 5) & 0xffffffffL;
       int r = (int) (x % n1);
       Object v = ((Map<?, ?>) kv.get(KvKey.of("bench", r)).value()).get("i");
-      require(((Double) v).intValue() == r, "W2 get " + r + " returned i=" + v);
+      if (((Double) v).intValue() != r) {
+        throw new IllegalStateException("W2 get " + r + " returned i=" + v);
+      }
       checksum += r;
     }
     return line("W2", n2, start, ",\"checksum\":" + checksum);
@@ -171,7 +175,9 @@ public final class Peer {
       for (int j = 0; j < batch; j++) {
         op.set(KvKey.of("batch", c, j), value(c * batch + j));
       }
-      require(op.commit().ok(), "W3 commit " + c + " failed");
+      if (!op.commit().ok()) {
+        throw new IllegalStateException("W3 commit " + c + " failed");
+      }
     }
     String out = line("W3", (long) commits * batch, start, "");
     require(count(kv, KvKey.of("batch")) == commits * batch, "after W3 wrong entry count");
@@ -184,9 +190,10 @@ public final class Peer {
       int k = 0;
       for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
         // The same check as the JS peers': key part and value field equal the index.
-        require(e.key().get(1) instanceof KeyPart.Num part && part.value() == k
-            && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k,
-            "W4 entry " + k + " out of order");
+        if (!(e.key().get(1) instanceof KeyPart.Num part && part.value() == k
+            && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k)) {
+          throw new IllegalStateException("W4 entry " + k + " out of order");
+        }
         k++;
       }
       require(k == n1, "W4 scan returned " + k + " entries");
@@ -197,7 +204,9 @@ public final class Peer {
   private static String w5(Kv kv, int n5) {
     long start = System.nanoTime();
     for (int i = 0; i < n5; i++) {
-      require(kv.atomic().sum(KvKey.of("ctr"), 1).commit().ok(), "W5 commit " + i + " failed");
+      if (!kv.atomic().sum(KvKey.of("ctr"), 1).commit().ok()) {
+        throw new IllegalStateException("W5 commit " + i + " failed");
+      }
     }
     String out = line("W5", n5, start, "");
     require(KvU64.of(n5).equals(kv.get(KvKey.of("ctr")).value()), "after W5 wrong counter");
