@@ -234,11 +234,17 @@ final class V8Reader {
   /** A one-byte string key, shared with other objects that have it (see {@link PropertyNames}). */
   private String readPropertyName() {
     readTag();
+    int n = readStringLength();
+    String name = PropertyNames.latin1(in, pos, n);
+    pos += n;
+    return name;
+  }
+
+  /** The byte length of a string body, checked against the bytes left. */
+  private int readStringLength() {
     long length = readVarint();
     requireBytes(length, "string");
-    String name = PropertyNames.latin1(in, pos, (int) length);
-    pos += (int) length;
-    return name;
+    return (int) length;
   }
 
   /** V8 accepts strings and numbers as property keys; numbers name the same property as text. */
@@ -402,10 +408,8 @@ final class V8Reader {
   }
 
   private String readStringBody(int tag) {
-    long length = readVarint();
-    requireBytes(length, "string");
+    int n = readStringLength();
     int start = pos;
-    int n = (int) length;
     if (tag == V8Tags.ONE_BYTE_STRING) {
       pos += n;
       return new String(in, start, n, StandardCharsets.ISO_8859_1);

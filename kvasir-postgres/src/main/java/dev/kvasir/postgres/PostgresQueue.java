@@ -150,7 +150,7 @@ final class PostgresQueue {
     List<RawKey> keys = QueueJson.parseKeys(keysJson);
     if (!keys.isEmpty()) {
       long version = tx.nextVersion(1 + random.nextInt(9));
-      EncodedValue payload = EncodedValue.of(ValueEncoding.V8, data);
+      EncodedValue payload = EncodedValue.wrap(ValueEncoding.V8, data);
       Commits.Mutations sets = new Commits.Mutations(tx);
       for (RawKey k : keys) {
         sets.set(k, payload, version, null);
@@ -243,7 +243,7 @@ final class PostgresQueue {
 
     @Override
     public EncodedValue payload() {
-      return EncodedValue.of(ValueEncoding.V8, payload);
+      return EncodedValue.wrap(ValueEncoding.V8, payload);
     }
 
     @Override

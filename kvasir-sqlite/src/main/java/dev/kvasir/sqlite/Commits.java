@@ -152,7 +152,7 @@ final class Commits {
       if (!r.next()) {
         return null;
       }
-      return new Row(EncodedValue.of(ValueEncoding.ofCode(r.getInt(2)), r.getBytes(1)),
+      return new Row(EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(2)), r.getBytes(1)),
           r.getLong(3));
     }
   }

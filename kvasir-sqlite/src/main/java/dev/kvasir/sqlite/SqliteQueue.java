@@ -158,7 +158,7 @@ final class SqliteQueue {
       List<RawKey> keys = QueueJson.parseKeys(keysJson);
       if (!keys.isEmpty()) {
         long version = tx.bumpVersion(1 + random.nextInt(9));
-        EncodedValue payload = EncodedValue.of(ValueEncoding.V8, data);
+        EncodedValue payload = EncodedValue.wrap(ValueEncoding.V8, data);
         for (RawKey k : keys) {
           Commits.set(tx, k, payload, version, -1);
         }
@@ -230,7 +230,7 @@ final class SqliteQueue {
 
     @Override
     public EncodedValue payload() {
-      return EncodedValue.of(ValueEncoding.V8, taken.payload);
+      return EncodedValue.wrap(ValueEncoding.V8, taken.payload);
     }
 
     @Override
