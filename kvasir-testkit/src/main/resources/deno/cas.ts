@@ -1,6 +1,6 @@
 // deno run -A --unstable-kv cas.ts <db file> <n>
 // Adds 1 to the KvU64 at ["counter", "shared"] n times by check-and-set. Deno reports lock
-// contention from another process as "database is locked" (reference/denokv.md §3.2); retry.
+// contention from another process as "database is locked" (docs/sqlite.md §2); retry.
 const [file, n] = Deno.args;
 const kv = await Deno.openKv(file);
 const key = ["counter", "shared"];

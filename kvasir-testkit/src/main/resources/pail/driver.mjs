@@ -16,7 +16,7 @@ const { CID } = await load('multiformats/src/cid.js')
 const cbor = await load('@ipld/dag-cbor/src/index.js')
 
 // Returns a copy of the bytes on every get, which keeps pail's decode cache from sharing
-// one decoded shard between two prefixes (reference/pail.md E1).
+// one decoded shard between two prefixes (docs/pail.md §4, E1).
 class Store {
   constructor () { this.blocks = new Map() }
   async get (cid) {

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Checks, mutations and enqueues that commit together or not at all (reference/denokv.md §4):
+ * Checks, mutations and enqueues that commit together or not at all (docs/atomic.md):
  *
  * <pre>{@code
  * CommitResult r = kv.atomic()

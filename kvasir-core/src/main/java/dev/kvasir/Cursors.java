@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Deno's list cursors (reference/denokv.md §8): base64url, with {@code =} padding, of the last
+ * Deno's list cursors (docs/list.md): base64url, with {@code =} padding, of the last
  * key's bytes after the selector's common prefix.
  */
 final class Cursors {

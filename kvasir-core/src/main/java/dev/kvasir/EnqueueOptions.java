@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Options of a queue message (reference/denokv.md §5). Immutable; each setter returns a copy:
+ * Options of a queue message (docs/queues.md). Immutable; each setter returns a copy:
  *
  * <pre>{@code
  * EnqueueOptions.defaults()

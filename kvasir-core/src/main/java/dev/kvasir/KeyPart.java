@@ -74,7 +74,7 @@ public sealed interface KeyPart permits KeyPart.Bytes, KeyPart.Str, KeyPart.BigI
 
   /**
    * A string (type code 0x02). Lone surrogates become U+FFFD, as Deno's lossy conversion to
-   * UTF-8 does (reference/denokv.md §1.2), so {@code value()} may differ from the input.
+   * UTF-8 does (docs/keys.md §2), so {@code value()} may differ from the input.
    */
   record Str(String value) implements KeyPart {
     public Str {
@@ -84,7 +84,7 @@ public sealed interface KeyPart permits KeyPart.Bytes, KeyPart.Str, KeyPart.BigI
 
   /** A bigint (type codes 0x0B–0x1D); at most 255 magnitude bytes. */
   record BigInt(BigInteger value) implements KeyPart {
-    /** Deno: {@code BigUint requires more than 255 bytes} (reference/denokv.md §1.3). */
+    /** Deno: {@code BigUint requires more than 255 bytes} (docs/keys.md §3). */
     public static final int MAX_MAGNITUDE_BYTES = 255;
 
     public BigInt {

@@ -113,7 +113,7 @@ public final class Kv implements AutoCloseable {
   /**
    * Sets {@code key} to {@code value}: a {@code byte[]} is stored raw, a {@link KvU64} as a
    * little-endian u64, an {@link dev.kvasir.value.EncodedValue} exactly as it is, anything else
-   * V8-serialized (DESIGN.md's value model).
+   * V8-serialized (docs/values.md §7).
    *
    * @throws KvLimitException if the key or value is too large
    * @throws IllegalArgumentException naming the path of a value that cannot be serialized

@@ -35,7 +35,7 @@ public final class KvEntry {
   }
 
   /**
-   * The value as the Java value model reads it (DESIGN.md): a {@code Map} for an object, a
+   * The value as the Java value model reads it (docs/values.md §7): a {@code Map} for an object, a
    * {@code List} for an array, {@code Double} for a number, {@code byte[]} for bytes stored raw,
    * {@link KvU64} for a u64, and so on; {@code null} if the key does not exist.
    *

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * A Deno KV key: an immutable sequence of {@link KeyPart}s. Its binary form ({@link #encode()})
- * is byte for byte the one Deno stores (reference/denokv.md §1), and keys compare in that
+ * is byte for byte the one Deno stores (docs/keys.md), and keys compare in that
  * encoded, unsigned byte order, which is the order {@code list} returns them in. Equality and
  * hash code follow the encoding too.
  *
@@ -129,7 +129,7 @@ public final class KvKey implements Comparable<KvKey> {
         && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
   }
 
-  /** Deno's order: unsigned lexicographic order of the encodings (reference/denokv.md §1.6). */
+  /** Deno's order: unsigned lexicographic order of the encodings (docs/keys.md §6). */
   @Override
   public int compareTo(KvKey other) {
     return Arrays.compareUnsigned(encoded, other.encoded);

@@ -5,7 +5,7 @@ import java.math.BigInteger;
 /**
  * Deno's {@code Deno.KvU64}: an unsigned 64-bit integer that atomic {@code sum} adds with
  * wrap-around and {@code min}/{@code max} compare unsigned. Stored as 8 little-endian bytes
- * when it is a whole value (reference/denokv.md §2.1). Immutable.
+ * when it is a whole value (docs/values.md §1). Immutable.
  */
 public final class KvU64 implements Comparable<KvU64> {
   public static final KvU64 ZERO = new KvU64(0);

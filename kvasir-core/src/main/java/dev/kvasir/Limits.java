@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Deno KV's limits (reference/denokv.md §7), checked once, before any engine is called. Each
+ * Deno KV's limits (docs/limits.md), checked once, before any engine is called. Each
  * failure is a {@link KvLimitException} that names the value and the limit. Kvasir's KV Connect
  * server applies the same checks, so a remote database behaves as an embedded one (denokv's
  * server allows only 10 checks per atomic write).

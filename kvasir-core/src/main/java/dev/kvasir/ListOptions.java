@@ -3,7 +3,7 @@ package dev.kvasir;
 import java.util.Objects;
 
 /**
- * How a {@link Kv#list list} iterates (reference/denokv.md §8). Immutable; each setter returns
+ * How a {@link Kv#list list} iterates (docs/list.md). Immutable; each setter returns
  * a copy:
  *
  * <pre>{@code

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Which keys a {@link Kv#list list} visits, in Deno's four shapes (reference/denokv.md §1.7):
+ * Which keys a {@link Kv#list list} visits, in Deno's four shapes (docs/keys.md §7):
  *
  * <pre>{@code
  * ListSelector.prefix(KvKey.of("users"))                          // every key under ["users"]

@@ -4,7 +4,7 @@ import dev.kvasir.key.Hex;
 
 /**
  * The 10-byte version of a commit: the 8-byte big-endian commit version followed by two bytes
- * that are zero locally (reference/denokv.md §3.4). Every write of one commit carries the same
+ * that are zero locally (docs/sqlite.md §4). Every write of one commit carries the same
  * versionstamp; later commits have greater ones. Printed and parsed as 20 hex digits.
  * Immutable; ordered by unsigned bytes.
  */

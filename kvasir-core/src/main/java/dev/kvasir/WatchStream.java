@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The states of watched keys, as a blocking iterator (reference/denokv.md §6). The first
+ * The states of watched keys, as a blocking iterator (docs/watch.md). The first
  * emission is the current state of every key; each later one follows a change of at least one
  * key's versionstamp (rapid changes may coalesce, the final state is never missed). Each
  * emission has one entry per key, in the order given; a missing key has a {@code null} value

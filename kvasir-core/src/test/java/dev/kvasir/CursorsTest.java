@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class CursorsTest {
   @Test
   void encode_isPaddedBase64UrlOfTheBytesAfterThePrefix() {
-    // reference/denokv.md §8: prefix ["a"], key ["a",1].
+    // docs/list.md: prefix ["a"], key ["a",1].
     byte[] prefix = Hex.decode("026100");
     byte[] key = Hex.decode("02610021bff0000000000000");
     assertThat(Cursors.encode(prefix, key)).isEqualTo("Ib_wAAAAAAAA");

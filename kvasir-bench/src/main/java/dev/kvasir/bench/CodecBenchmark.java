@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Key codec and V8 codec cost per operation, on the key and value of the peer workload W1
- * ({@code bench/PEER-PROTOCOL.md}): key {@code ["users", i]}, value {@code {i, name: "user"+i,
+ * ({@code docs/peer-protocol.md}): key {@code ["users", i]}, value {@code {i, name: "user"+i,
  * tags: ["a","b"], active: true}}.
  *
  * <pre>

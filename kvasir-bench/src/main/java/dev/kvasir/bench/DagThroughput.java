@@ -17,7 +17,7 @@ import java.util.Random;
 
 /**
  * Put and get throughput of {@link Pail} next to the JavaScript {@code @alanshaw/pail@0.3.4}
- * (Node, installed as {@code .ci/run} does), in one run, for 10 000 random keys on a memory
+ * (Node, installed by the build of kvasir-dag, see {@code NpmPeer}), in one run, for 10 000 random keys on a memory
  * blockstore at 512 KiB and 8 KiB shards. Both sides drop replaced shards after each put.
  *
  * <pre>java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.DagThroughput [keys]</pre>

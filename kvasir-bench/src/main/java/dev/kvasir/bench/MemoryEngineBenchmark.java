@@ -26,7 +26,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The whole {@link Kv} path (encode, limits, engine, decode) over the memory engine, with the
- * peer workloads' data shape ({@code bench/PEER-PROTOCOL.md}): 100 000 keys {@code ["users",
+ * peer workloads' data shape ({@code docs/peer-protocol.md}): 100 000 keys {@code ["users",
  * i]} with small object values. {@code get} includes decoding the value; {@code list100}
  * iterates 100 entries and decodes each.
  *

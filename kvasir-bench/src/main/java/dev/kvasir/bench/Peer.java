@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Kvasir's SQLite engine as a peer of the shared benchmark harness ({@code
- * bench/PEER-PROTOCOL.md}): six workloads on one database, each verified, one JSON line each.
+ * docs/peer-protocol.md}): six workloads on one database, each verified, one JSON line each.
  *
  * <pre>
  * ./mvnw -B -pl kvasir-bench -am package -DskipTests
@@ -42,7 +42,7 @@ public final class Peer {
         "--n3-batch", "--n4-reps", "--n5", "--n6", "--w6-workers", "--seed");
     for (int i = 0; i < argv.length; i += 2) {
       if (!known.contains(argv[i]) || i + 1 >= argv.length) {
-        System.err.println("usage: Peer --dir DIR --workloads W1,.. --n1 N ... (bench/PEER-PROTOCOL.md);"
+        System.err.println("usage: Peer --dir DIR --workloads W1,.. --n1 N ... (docs/peer-protocol.md);"
             + " bad argument " + argv[i]);
         System.exit(2);
       }

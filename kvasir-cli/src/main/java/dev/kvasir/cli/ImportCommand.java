@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
         "  kvasir export --db old.sqlite3 | kvasir import --db new.sqlite3",
         "  kvasir import backup.ndjson --skip 12000"})
 final class ImportCommand extends DbCommand {
-  /** Below the atomic limits (reference/denokv.md §7) with room for framing. */
+  /** Below the atomic limits (docs/limits.md) with room for framing. */
   private static final int BATCH_ENTRIES = 500;
   private static final int BATCH_BYTES = 600 * 1024;
   private static final int BATCH_KEY_BYTES = 64 * 1024;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The KV Connect metadata exchange (reference/denokv.md §9.2): what a server answers to {@code
+ * The KV Connect metadata exchange (docs/kv-connect.md §2): what a server answers to {@code
  * POST /} and a client reads. Exactly the five fields, since {@code @deno/kv} rejects others.
  */
 public record Metadata(int version, UUID databaseId, List<Endpoint> endpoints, String token,

@@ -35,7 +35,7 @@ import javax.net.ssl.SSLHandshakeException;
 
 /**
  * A client for any KV Connect server (denokv, Deno Deploy, Kvasir's {@code KvServer}),
- * reference/denokv.md §9: the metadata exchange when opened and again before it expires, then
+ * docs/kv-connect.md: the metadata exchange when opened and again before it expires, then
  * protobuf requests over HTTP/2 (JDK {@link HttpClient}). A 5xx answer or a network error is
  * retried with exponential backoff up to {@link RemoteConfig#maxRetries()} times; a 4xx is not.
  * KV Connect has no queue delivery, so enqueues and {@code listenQueue} fail clearly.

@@ -6,6 +6,9 @@ import dev.kvasir.spi.KvEngine;
 
 /** Opens a {@link RemoteEngine} for {@code http://} and {@code https://} URLs, as Deno does. */
 public final class RemoteEngineProvider implements EngineProvider {
+  /** Called by {@link java.util.ServiceLoader}. */
+  public RemoteEngineProvider() {}
+
   @Override
   public String name() {
     return "remote";

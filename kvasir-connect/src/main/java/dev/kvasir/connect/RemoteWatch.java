@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One watch over a KV Connect v3 stream (reference/denokv.md §9.7): frames of {@code u32 LE
+ * One watch over a KV Connect v3 stream (docs/kv-connect.md §7): frames of {@code u32 LE
  * length ‖ WatchOutput}, empty frames being pings. A stream that ends or breaks is reopened
  * after a backoff, as Deno does; its first frame is a full snapshot again, so no final state is
  * missed.

@@ -31,13 +31,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Every conversion between KV Connect's protobuf messages (reference/denokv.md §9.4) and the
+ * Every conversion between KV Connect's protobuf messages (docs/kv-connect.md §4) and the
  * engine SPI, in both directions. Requests a server decodes are checked against the limits
  * here (§9.8, with denokv's messages), so a bad request is refused before any engine sees it.
  * Deviation: up to {@link Limits#MAX_CHECKS} (100) checks per write are accepted, as Deno's
  * local backend does, where denokv allows 10: a remote Kvasir database behaves as an embedded
  * one.
  */
+// Its protobuf-typed methods are for dev.kvasir.server, the one module the generated messages
+// are exported to (module-info.java).
+@SuppressWarnings("exports")
 public final class Wire {
   /** denokv's server allows more intervals than Deno's local backend (§5). */
   static final int MAX_SERVER_BACKOFF_INTERVALS = 10;

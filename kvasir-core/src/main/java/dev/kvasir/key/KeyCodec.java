@@ -8,7 +8,7 @@ import java.util.Arrays;
 
 /**
  * Deno KV's order-preserving key encoding, a subset of the FoundationDB tuple layer
- * (reference/denokv.md §1). Parts are concatenated with no length prefix and no terminator.
+ * (docs/keys.md). Parts are concatenated with no length prefix and no terminator.
  *
  * <p>The decoder is stricter than Deno's: it also rejects non-minimal integer forms and
  * non-canonical NaNs, which Deno never writes, so that {@code encode(decode(b))} equals

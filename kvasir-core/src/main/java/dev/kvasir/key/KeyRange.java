@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * A half-open range {@code [start, end)} of encoded keys, derived from keys exactly as Deno
- * derives list and get ranges (reference/denokv.md §1.7). Immutable.
+ * derives list and get ranges (docs/keys.md §7). Immutable.
  */
 public final class KeyRange {
   private final byte[] start;

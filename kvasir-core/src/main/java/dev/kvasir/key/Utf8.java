@@ -12,7 +12,7 @@ public final class Utf8 {
 
   /**
    * Replaces each lone surrogate with U+FFFD, as serde_v8 does when Deno turns a JS string into
-   * a Rust {@code String} (reference/denokv.md §1.2). Returns the same instance when nothing
+   * a Rust {@code String} (docs/keys.md §2). Returns the same instance when nothing
    * needs replacing.
    */
   public static String replaceLoneSurrogates(String s) {

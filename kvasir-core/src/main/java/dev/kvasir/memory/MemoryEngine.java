@@ -39,7 +39,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>One read-write lock guards everything: reads share it, commits, queue moves and expiry
  * sweeps take it exclusively. A commit is staged first and applied only when every mutation
  * succeeded, so a failing {@code sum} leaves no trace. Versions grow by a random 1..9 per
- * commit and by 1 per expiry sweep, as Deno's SQLite backend does (reference/denokv.md §3.4).
+ * commit and by 1 per expiry sweep, as Deno's SQLite backend does (docs/sqlite.md §4).
  * Thread-safe.
  */
 public final class MemoryEngine implements KvEngine {

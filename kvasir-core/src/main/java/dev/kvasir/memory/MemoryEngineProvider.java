@@ -6,6 +6,9 @@ import dev.kvasir.spi.KvEngine;
 
 /** Opens a {@link MemoryEngine} for {@code ":memory:"}, at the lowest priority. */
 public final class MemoryEngineProvider implements EngineProvider {
+  /** Called by {@link java.util.ServiceLoader}. */
+  public MemoryEngineProvider() {}
+
   @Override
   public String name() {
     return "memory";

@@ -9,6 +9,9 @@ import java.util.List;
  * time.
  */
 public final class AfterCommit {
+  /** No actions yet. */
+  public AfterCommit() {}
+
   private List<Runnable> actions = new ArrayList<>();
 
   public void add(Runnable action) {

@@ -28,6 +28,9 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
     private RuntimeException error;
     private List<Runnable> afterCommit = List.of();
 
+    /** A job not yet run. */
+    protected Job() {}
+
     /** Records the job's result, clearing an error from an earlier attempt. */
     public void succeed(T value) {
       result = value;

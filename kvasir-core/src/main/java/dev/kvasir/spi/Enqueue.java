@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A queue message of an atomic write (reference/denokv.md §5): the V8 payload, when it becomes
+ * A queue message of an atomic write (docs/queues.md): the V8 payload, when it becomes
  * due, the keys that receive the payload if every delivery fails, and the delays in milliseconds
  * between attempts ({@code null} for Deno's default).
  */

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Rows of denokv's {@code kv} table as the JDBC engines read them (reference/denokv.md §3.5): the
+ * Rows of denokv's {@code kv} table as the JDBC engines read them (docs/sqlite.md §5): the
  * columns {@code k, v, v_encoding, version} in that order, from a range statement whose
  * parameters are {@code start, end, now, limit}.
  */

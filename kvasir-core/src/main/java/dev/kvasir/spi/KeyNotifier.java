@@ -14,6 +14,9 @@ import java.util.function.Predicate;
  * its wait is never lost. Thread-safe.
  */
 public final class KeyNotifier {
+  /** A notifier without subscriptions. */
+  public KeyNotifier() {}
+
   private final ConcurrentHashMap<RawKey, Set<Subscription>> byKey = new ConcurrentHashMap<>();
   private final Set<Subscription> all = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;

@@ -24,7 +24,7 @@ public interface KvEngine extends AutoCloseable {
 
   /**
    * Applies a write all-or-nothing: if every check holds, the commit gets a new versionstamp
-   * greater than any before it (reference/denokv.md §3.4), every mutation applies in order
+   * greater than any before it (docs/sqlite.md §4), every mutation applies in order
    * under it, and the messages are enqueued.
    *
    * @return the commit's versionstamp, or empty if a check failed (then nothing changed)

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One change of an atomic write (reference/denokv.md §4). Mutations apply in order, and a later
+ * One change of an atomic write (docs/atomic.md). Mutations apply in order, and a later
  * mutation of a key sees the earlier ones. {@code expireAt} is {@code null} for "never".
  */
 public sealed interface Mutation {

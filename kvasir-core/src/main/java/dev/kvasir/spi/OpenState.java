@@ -7,6 +7,9 @@ import dev.kvasir.KvClosedException;
  * so only one caller releases the engine's resources. Thread-safe.
  */
 public final class OpenState {
+  /** Open. */
+  public OpenState() {}
+
   private volatile boolean closed;
 
   public boolean isClosed() {

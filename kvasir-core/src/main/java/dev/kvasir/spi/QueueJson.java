@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JSON text denokv keeps in queue rows (reference/denokv.md §5): the backoff schedule as
+ * The JSON text denokv keeps in queue rows (docs/queues.md): the backoff schedule as
  * {@code [100,1000]} and keysIfUndelivered as arrays of byte values, {@code [[2,100,0]]}. Shared
  * by the engines that store queue rows.
  */

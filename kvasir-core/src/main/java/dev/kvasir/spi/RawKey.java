@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * An encoded key or range bound as engines see it: plain bytes, compared unsigned, which is the
- * order of the typed keys they encode (reference/denokv.md §1). Engines never see a {@link
+ * order of the typed keys they encode (docs/keys.md). Engines never see a {@link
  * KvKey}. Immutable.
  */
 public final class RawKey implements Comparable<RawKey> {

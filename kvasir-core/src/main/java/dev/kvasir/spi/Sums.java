@@ -10,7 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 
 /**
- * The arithmetic of {@code sum}, {@code min} and {@code max} (reference/denokv.md §4), shared by
+ * The arithmetic of {@code sum}, {@code min} and {@code max} (docs/atomic.md), shared by
  * every engine so they agree to the byte. Results of V8 sums are encoded as denokv's Rust crate
  * encodes them: header {@code ff 0f}, numbers always as doubles, bigints with minimal length.
  */

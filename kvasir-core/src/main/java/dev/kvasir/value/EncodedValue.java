@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * A value as stored: its {@link ValueEncoding} and bytes. {@link #of(Object)} chooses the
- * encoding as Deno does (reference/denokv.md §2.1): raw bytes for a top-level {@code byte[]},
+ * encoding as Deno does (docs/values.md §1): raw bytes for a top-level {@code byte[]},
  * little-endian u64 for a top-level {@link KvU64}, V8 for everything else. Immutable.
  */
 public final class EncodedValue {

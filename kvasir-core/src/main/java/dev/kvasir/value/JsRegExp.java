@@ -20,7 +20,7 @@ public record JsRegExp(String source, String flags) {
     source = source.isEmpty() ? "(?:)" : source;
   }
 
-  /** V8's flag bits: g=1, i=2, m=4, y=8, u=16, s=32, d=128, v=256 (reference/denokv.md §2.3). */
+  /** V8's flag bits: g=1, i=2, m=4, y=8, u=16, s=32, d=128, v=256 (docs/values.md §3). */
   int flagBits() {
     return toBits(flags);
   }

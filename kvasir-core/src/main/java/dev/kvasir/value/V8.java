@@ -2,7 +2,7 @@ package dev.kvasir.value;
 
 /**
  * V8's ValueSerializer format, byte-compatible with what Deno stores for KV values
- * (reference/denokv.md §2.3). Java values map to JS values as DESIGN.md's value model says:
+ * (docs/values.md §3). Java values map to JS values as docs/values.md §7 says:
  * {@code null}, {@link Undefined}, {@code Boolean}, numbers ({@code Double} on read), {@code
  * BigInteger}, {@code String}, {@code byte[]} (Uint8Array), {@code List}/arrays (holes as {@link
  * Hole}), {@code Map} with string keys and records (objects), {@link JsMap} (or a {@code Map}

@@ -8,7 +8,7 @@ import java.util.Arrays;
 
 /**
  * Reads V8's ValueSerializer format as Deno's {@code core.deserialize} does, versions 13–16
- * (reference/denokv.md §2.3–§2.4). One instance per value; not thread-safe.
+ * (docs/values.md §3–§4). One instance per value; not thread-safe.
  *
  * <p>Hostile input is bounded: every length is checked against the bytes left before anything
  * is allocated, nesting is limited to {@link V8Tags#MAX_DEPTH}, and array holes are only

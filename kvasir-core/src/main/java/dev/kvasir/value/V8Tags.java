@@ -1,6 +1,6 @@
 package dev.kvasir.value;
 
-/** Tag bytes of V8's ValueSerializer format (reference/denokv.md §2.3). */
+/** Tag bytes of V8's ValueSerializer format (docs/values.md §3). */
 final class V8Tags {
   static final int VERSION_TAG = 0xff;
   /** Deno 2.9.6 writes version 16. */

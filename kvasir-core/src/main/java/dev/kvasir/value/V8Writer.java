@@ -19,7 +19,7 @@ import java.util.Set;
 
 /**
  * Writes a Java value in V8's ValueSerializer format the way Deno's {@code core.serialize}
- * does (reference/denokv.md §2.3). One instance per value; not thread-safe.
+ * does (docs/values.md §3). One instance per value; not thread-safe.
  *
  * <p>Where V8's output depends on engine internals, the rules of §2.3 apply: {@code I} for
  * integral numbers in int32 other than −0; one-byte strings when every unit is ≤ 0xFF; dense

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kvasir.KvKey;
 import org.junit.jupiter.api.Test;
 
-/** Ranges derived from keys as in reference/denokv.md §1.7. */
+/** Ranges derived from keys as in docs/keys.md §7. */
 class KeyRangeTest {
   private static final KvKey A = KvKey.of("a");
 

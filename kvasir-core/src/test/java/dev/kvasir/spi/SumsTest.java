@@ -37,7 +37,7 @@ class SumsTest {
 
   @Test
   void v8_resultsAreEncodedAsDenokvDoes() {
-    // reference/denokv.md §4: numbers always as N with header ff 0f; bigints minimal.
+    // docs/atomic.md: numbers always as N with header ff 0f; bigints minimal.
     assertThat(Hex.encode(sum(v8(1.0), v8(2.0)).bytes())).isEqualTo("ff0f4e0000000000000840");
     assertThat(Hex.encode(sum(null, v8(BigInteger.valueOf(-10))).bytes()))
         .isEqualTo("ff0f5a030a");

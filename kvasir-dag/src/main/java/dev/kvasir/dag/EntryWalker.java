@@ -9,7 +9,7 @@ import java.util.NoSuchElementException;
 /**
  * Depth-first, in-order walk over the entries a query selects. A {@code [link, data]} key is
  * yielded before the keys below it, which gives ascending JavaScript string order
- * ({@code reference/pail.md} (d) "entries iteration"). Each shard is entered at the first
+ * ({@code docs/pail.md} §1.9). Each shard is entered at the first
  * entry that can matter (binary search on the seek key) and the walk stops at the first key
  * past the selection, so a narrow range reads only the shards on its path.
  */

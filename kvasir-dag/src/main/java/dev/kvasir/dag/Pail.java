@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * A key/value map stored as a DAG of DAG-CBOR shards ({@code specs/kv-dag-spec.md}), with the
+ * A key/value map stored as a DAG of DAG-CBOR shards ({@code docs/pail.md}), with the
  * block format of {@code @alanshaw/pail} 0.3.4: the same operations give the same root CIDs.
  *
  * <pre>{@code
@@ -28,7 +28,7 @@ import java.util.stream.StreamSupport;
  * <p>Roots are immutable values: every update returns a new root and leaves the old one
  * readable. New blocks are written to the blockstore; replaced ones are left there (see
  * {@link PailUpdate}). Thread-safe. Where pail 0.3.4 departs from the spec text
- * ({@code reference/pail.md} (e): E2, E3, E4, E6) this class follows the spec.
+ * ({@code docs/pail.md} §4: E2, E3, E4, E6) this class follows the spec.
  *
  * <p>Keys are any well-formed Unicode strings, ordered as JavaScript orders them (UTF-16 code
  * units). Blocks that are missing raise {@link dev.kvasir.dag.store.MissingBlockException};

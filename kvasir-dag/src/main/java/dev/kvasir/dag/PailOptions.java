@@ -1,15 +1,15 @@
 package dev.kvasir.dag;
 
 /**
- * The limits of a pail ({@code specs/kv-dag-spec.md} "Shard", "Long Keys"): a shard whose
+ * The limits of a pail ({@code docs/pail.md} §1.1, §1.6): a shard whose
  * DAG-CBOR encoding exceeds {@code maxShardSize} bytes after a put is split; a shard key longer
  * than {@code maxKeyLength} UTF-16 code units is chained through single-entry shards.
  *
  * <p>The limits are not stored in the blocks (pail 0.3.x format), so every writer of one pail
  * should use the same values to get the same roots as the JavaScript reference.
  *
- * <p>{@code oneSplitPerPut} reproduces pail 0.3.4's sharding exactly ({@code reference/pail.md}
- * E6): one split per put, and neither the split shard nor the new child is checked again, so a
+ * <p>{@code oneSplitPerPut} reproduces pail 0.3.4's sharding exactly ({@code docs/pail.md}
+ * §4, E6): one split per put, and neither the split shard nor the new child is checked again, so a
  * shard may stay above the limit until a later put splits it. Off by default: then a put
  * splits until every shard it touched fits, as the spec requires. The two give the same roots
  * until a single split is not enough; use the reference mode to share roots with JavaScript

@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * A shard: a DAG-CBOR array of entries sorted by key in JavaScript string order (UTF-16 code
- * units, which is {@link String#compareTo}; {@code reference/pail.md} (b)). Immutable.
+ * units, which is {@link String#compareTo}; {@code docs/pail.md} §2). Immutable.
  */
 public final class Shard {
   static final Shard EMPTY = new Shard(List.of());

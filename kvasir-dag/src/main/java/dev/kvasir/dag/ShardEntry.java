@@ -6,7 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.util.Objects;
 
 /**
- * One {@code [key, value]} entry of a shard ({@code specs/kv-dag-spec.md} "Shard Entry"). The
+ * One {@code [key, value]} entry of a shard ({@code docs/pail.md} §1.2). The
  * value is user data (a CID), a link to a sub-shard, or both ({@code [link, data]}).
  *
  * <p>Immutable. The entry's DAG-CBOR bytes are computed once, so re-encoding a large shard

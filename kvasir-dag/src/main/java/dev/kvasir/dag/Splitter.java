@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits an over-full shard by longest common prefix ({@code specs/kv-dag-spec.md} "Sharding";
- * {@code reference/pail.md} (d) "findCommonPrefix").
+ * Splits an over-full shard by longest common prefix ({@code docs/pail.md}
+ * §1.7, §3.2).
  *
  * <p>Starting from the inserted entry's key (then the next keys in order, wrapping around),
  * drop one trailing code unit at a time until some other entry shares the candidate; those

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Replays every pail 0.3.4 vector scenario. Kvasir must reproduce every recorded root,
  * addition, removal, result and final block, except where the JavaScript has a documented
- * bug ({@code reference/pail.md} (e)); those steps are listed below by bug, and there
+ * bug ({@code docs/pail.md} §4); those steps are listed below by bug, and there
  * {@link ScenarioReplay} asserts the spec behaviour (a {@code TreeMap} model of the data, and
  * shards within the limit) instead. The list is checked both ways: a listed deviation that
  * no longer happens fails the test too.

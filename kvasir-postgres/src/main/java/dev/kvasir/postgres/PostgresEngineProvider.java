@@ -6,6 +6,9 @@ import dev.kvasir.spi.KvEngine;
 
 /** Opens a {@link PostgresEngine} for {@code postgresql://} and {@code postgres://} URLs. */
 public final class PostgresEngineProvider implements EngineProvider {
+  /** Called by {@link java.util.ServiceLoader}. */
+  public PostgresEngineProvider() {}
+
   @Override
   public String name() {
     return "postgres";

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Queues shared by every instance (reference/denokv.md §5, as the SQLite engine). A listener
+ * Queues shared by every instance (docs/queues.md, as the SQLite engine). A listener
  * takes the first due message with {@code FOR UPDATE SKIP LOCKED}, so instances never wait for
  * each other nor take the same message, and moves it to {@code queue_running} with a lease that
  * its instance renews while the handler runs. When an instance dies, its leases run out and any

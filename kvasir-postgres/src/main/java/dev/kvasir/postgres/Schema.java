@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * Creates and upgrades Kvasir's tables in one schema. The tables mirror the SQLite engine's
- * (reference/denokv.md §3.1): {@code kv}, {@code data_version}, {@code queue}, {@code
+ * (docs/sqlite.md §3): {@code kv}, {@code data_version}, {@code queue}, {@code
  * queue_running} and {@code migration_state}, plus {@code commit_log}. Many instances may open
  * the database at once: the whole migration runs in one transaction holding an advisory lock on
  * the schema's name, so one instance migrates and the others then find the work done.

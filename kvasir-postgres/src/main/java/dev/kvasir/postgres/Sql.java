@@ -3,7 +3,7 @@ package dev.kvasir.postgres;
 /**
  * The statements of the engine, with the schema name filled in. Keys are {@code bytea}, which
  * PostgreSQL compares as unsigned bytes ({@code memcmp}, then length) with no collation, so
- * index order is Deno's key order (reference/denokv.md §1). Expiry as in the SQLite schema:
+ * index order is Deno's key order (docs/keys.md). Expiry as in the SQLite schema:
  * {@code expiration_ms} is {@code -1} for "never".
  */
 final class Sql {

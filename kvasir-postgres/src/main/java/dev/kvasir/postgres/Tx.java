@@ -92,7 +92,7 @@ final class Tx {
     }
   }
 
-  /** A new commit version {@code by} above the last one (reference/denokv.md §3.4). */
+  /** A new commit version {@code by} above the last one (docs/sqlite.md §4). */
   long nextVersion(int by) {
     version += by;
     return version;

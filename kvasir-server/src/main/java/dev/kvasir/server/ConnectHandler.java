@@ -39,7 +39,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The KV Connect endpoints of denokv's server (reference/denokv.md §9.8): metadata at {@code
+ * The KV Connect endpoints of denokv's server (docs/kv-connect.md §8): metadata at {@code
  * POST /}, data at {@code POST /v2/snapshot_read}, {@code /v2/atomic_write}, {@code /v2/watch}.
  * Every request needs the bearer token; a refused request gets a 4xx with a plain-text reason
  * and touches nothing; 5xx is only for faults of the server itself.

@@ -21,7 +21,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * A KV Connect server (reference/denokv.md §9) for any {@link KvEngine}, so Deno ({@code
+ * A KV Connect server (docs/kv-connect.md) for any {@link KvEngine}, so Deno ({@code
  * Deno.openKv("http://…")}), the {@code @deno/kv} Node client and Kvasir's {@code RemoteEngine}
  * share one database. One port speaks HTTP/1.1 and cleartext HTTP/2 (prior knowledge, as Deno
  * sends, and upgrade); with a keystore it speaks TLS with HTTP/2 (ALPN h2) and HTTP/1.1.

@@ -16,7 +16,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Streams one watch as KV Connect frames (reference/denokv.md §9.7): {@code u32 LE length ‖
+ * Streams one watch as KV Connect frames (docs/kv-connect.md §7): {@code u32 LE length ‖
  * WatchOutput}, the first a full snapshot, one after every change, and an empty frame every
  * {@link #PING_SECONDS} s so that idle connections stay open. A helper thread waits for changes;
  * the request's thread writes. A client that goes away ends both.

@@ -46,7 +46,9 @@ class DenoRemoteTest {
 
   @AfterEach
   void stop() {
-    served.close();
+    if (served != null) {
+      served.close();
+    }
   }
 
   @Test

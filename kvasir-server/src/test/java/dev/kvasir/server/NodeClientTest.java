@@ -5,29 +5,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.KvU64;
+import dev.kvasir.sqlite.SqliteConfig;
+import dev.kvasir.sqlite.SqliteEngine;
+import dev.kvasir.testkit.NpmPeer;
 import dev.kvasir.value.JsMap;
 import dev.kvasir.value.JsSet;
 import dev.kvasir.value.JsValues;
-import java.math.BigInteger;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import dev.kvasir.sqlite.SqliteConfig;
-import dev.kvasir.sqlite.SqliteEngine;
 import java.io.InputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code @deno/kv} Node client (npm, 0.14.0) against {@code KvServer}. {@code .ci/run}
- * installs it into {@code ~/.cache/kvasir/deno-kv-0.14.0}; like the Deno tests, this fails
- * rather than skips when {@code KVASIR_REQUIRE_DENO} is set.
+ * The {@code @deno/kv} Node client (npm, 0.14.0) against {@code KvServer}; the build installs
+ * it ({@link NpmPeer}).
  */
 class NodeClientTest {
   static final String VERSION = "0.14.0";
@@ -35,17 +35,8 @@ class NodeClientTest {
   @TempDir Path dir;
 
   private static Path client() {
-    Path entry = Path.of(System.getProperty("user.home"), ".cache", "kvasir", "deno-kv-" + VERSION,
-        "node_modules", "@deno", "kv", "esm", "npm.js");
-    if (!Files.isRegularFile(entry)) {
-      String reason = "@deno/kv " + VERSION + " not found at " + entry + ": run `npm install"
-          + " --prefix ~/.cache/kvasir/deno-kv-" + VERSION + " @deno/kv@" + VERSION + "`";
-      if (System.getenv("KVASIR_REQUIRE_DENO") != null) {
-        throw new AssertionError(reason + " (KVASIR_REQUIRE_DENO is set)");
-      }
-      Assumptions.abort(reason);
-    }
-    return entry;
+    return NpmPeer.require("@deno/kv", VERSION, List.of("node_modules/@deno/kv/esm/npm.js"),
+        false);
   }
 
   @Test

@@ -10,7 +10,7 @@ import org.sqlite.SQLiteOpenMode;
 
 /**
  * Notices commits that other processes (Deno, another JVM) make to the file; they send no
- * in-process notification (reference/denokv.md §6: Deno never sees them). Two ways:
+ * in-process notification (docs/watch.md: Deno never sees them). Two ways:
  *
  * <ul>
  *   <li>each commit of this JVM reports the version it started from; if that is not the last

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * denokv's schema and migrations, statement for statement (reference/denokv.md §3.3), so that
+ * denokv's schema and migrations, statement for statement (docs/sqlite.md §3), so that
  * {@code sqlite_master} of a fresh Kvasir file equals a fresh Deno file. Opening checks the file
  * before changing anything: a file of another application, of a newer schema or that is not a
  * database fails and stays as it was.

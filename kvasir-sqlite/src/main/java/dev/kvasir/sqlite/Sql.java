@@ -2,7 +2,7 @@ package dev.kvasir.sqlite;
 
 /**
  * The statements of the engine. Where denokv has the same statement, the text is denokv's
- * (reference/denokv.md §3.5, §5); reads differ in one way: they skip expired rows.
+ * (docs/sqlite.md §5, docs/queues.md §2); reads differ in one way: they skip expired rows.
  */
 final class Sql {
   static final String BUMP_VERSION =

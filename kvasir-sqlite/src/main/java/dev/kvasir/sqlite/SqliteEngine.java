@@ -32,7 +32,7 @@ import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
 /**
- * The embedded engine: a SQLite file in denokv's format (reference/denokv.md §3), so Deno and
+ * The embedded engine: a SQLite file in denokv's format (docs/sqlite.md), so Deno and
  * Kvasir open each other's files.
  *
  * <ul>

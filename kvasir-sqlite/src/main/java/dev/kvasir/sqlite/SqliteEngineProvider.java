@@ -9,6 +9,9 @@ import dev.kvasir.spi.KvEngine;
  * engine there), as Deno does for every location that is not a URL.
  */
 public final class SqliteEngineProvider implements EngineProvider {
+  /** Called by {@link java.util.ServiceLoader}. */
+  public SqliteEngineProvider() {}
+
   @Override
   public String name() {
     return "sqlite";

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Queues on denokv's tables (reference/denokv.md §5). A taken message moves from {@code queue}
+ * Queues on denokv's tables (docs/queues.md). A taken message moves from {@code queue}
  * to {@code queue_running} with a short lease that this process renews while the handler runs
  * (denokv meant to, but its keepalive is inert); a message whose lease ran out, because its
  * process died, goes back to the queue as a failed attempt. Failed attempts follow the backoff

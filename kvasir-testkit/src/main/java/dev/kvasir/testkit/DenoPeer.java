@@ -10,13 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real Deno (npm {@code deno@2.9.6}) as an interop peer. It is looked for in the system
- * property {@code kvasir.deno}, the environment variable {@code KVASIR_DENO}, then the cache
- * {@code .ci/run} installs into ({@code ~/.cache/kvasir/deno-2.9.6}). When it is missing, tests
- * are skipped with the reason, unless {@code KVASIR_REQUIRE_DENO} is set (CI), where they fail.
+ * The real Deno (npm {@code deno@2.9.6}) as an interop peer. It is the system property
+ * {@code kvasir.deno} or the environment variable {@code KVASIR_DENO} when set, otherwise the
+ * binary the build installed ({@link NpmPeer}); a missing one fails the test with the reason.
  *
  * <p>Scripts come from this module's {@code deno/} resources and run with the vectors next to
  * them: {@code vectors/values.json}, {@code vectors/keys.json}.
@@ -38,17 +36,9 @@ public final class DenoPeer {
     this.work = work;
   }
 
-  /** The peer, with scripts unpacked into {@code work}; skips or fails the test if missing. */
+  /** The peer, with scripts unpacked into {@code work}; fails (or opts out) when missing. */
   public static DenoPeer require(Path work) {
-    Optional<Path> binary = locate();
-    if (binary.isEmpty()) {
-      String reason = "Deno " + VERSION + " not found: run `npm install --prefix ~/.cache/kvasir/"
-          + "deno-" + VERSION + " deno@" + VERSION + "` or set -Dkvasir.deno=/path/to/deno";
-      if (System.getenv("KVASIR_REQUIRE_DENO") != null) {
-        throw new AssertionError(reason + " (KVASIR_REQUIRE_DENO is set)");
-      }
-      Assumptions.abort(reason);
-    }
+    Path binary = locate();
     try {
       Files.createDirectories(work.resolve("vectors"));
       for (String script : SCRIPTS) {
@@ -59,19 +49,24 @@ public final class DenoPeer {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new DenoPeer(binary.get(), work);
+    return new DenoPeer(binary, work);
   }
 
-  private static Optional<Path> locate() {
-    List<String> candidates = new ArrayList<>();
-    Optional.ofNullable(System.getProperty("kvasir.deno")).ifPresent(candidates::add);
-    Optional.ofNullable(System.getenv("KVASIR_DENO")).ifPresent(candidates::add);
-    Path cache = Path.of(System.getProperty("user.home"), ".cache", "kvasir", "deno-" + VERSION,
-        "node_modules");
-    candidates.add(cache.resolve("deno/deno").toString());
-    candidates.add(cache.resolve("@deno/linux-x64-glibc/deno").toString());
-    candidates.add(cache.resolve("@deno/darwin-arm64/deno").toString());
-    return candidates.stream().map(Path::of).filter(Files::isExecutable).findFirst();
+  private static Path locate() {
+    String explicit = Optional.ofNullable(System.getProperty("kvasir.deno"))
+        .orElse(System.getenv("KVASIR_DENO"));
+    if (explicit != null) {
+      Path binary = Path.of(explicit);
+      if (!Files.isExecutable(binary)) {
+        throw new AssertionError("Deno at " + binary + " (kvasir.deno / KVASIR_DENO) is not an"
+            + " executable file");
+      }
+      return binary;
+    }
+    // The npm package's own launcher, or the platform package it depends on.
+    return NpmPeer.require("deno", VERSION, List.of("node_modules/deno/deno",
+        "node_modules/@deno/linux-x64-glibc/deno", "node_modules/@deno/linux-arm64-glibc/deno",
+        "node_modules/@deno/darwin-arm64/deno", "node_modules/@deno/darwin-x64/deno"), true);
   }
 
   private static void copy(String resource, Path to) throws IOException {

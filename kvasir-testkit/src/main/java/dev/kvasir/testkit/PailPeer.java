@@ -10,15 +10,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.junit.jupiter.api.Assumptions;
+import java.util.List;
 
 /**
  * The JavaScript {@code @alanshaw/pail@0.3.4} run by Node through {@code pail/driver.mjs}
- * (request and answer formats are at the top of that script). {@code .ci/run} installs it into
- * {@code ~/.cache/kvasir/pail-0.3.4}; tests fail rather than skip when it is missing and
- * {@code KVASIR_REQUIRE_PAIL} is set.
+ * (request and answer formats are at the top of that script). The build installs it
+ * ({@link NpmPeer}); a missing one fails the test with the reason.
  */
 public final class PailPeer {
+  public static final String NAME = "@alanshaw/pail";
   public static final String VERSION = "0.3.4";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -28,20 +28,10 @@ public final class PailPeer {
     this.modules = modules;
   }
 
-  /** The installed peer; aborts the calling test (or fails under CI) when it is missing. */
+  /** The installed peer; fails the calling test (or opts out) when it is missing. */
   public static PailPeer require() {
-    Path modules = Path.of(System.getProperty("user.home"), ".cache", "kvasir",
-        "pail-" + VERSION, "node_modules");
-    if (!Files.isRegularFile(modules.resolve("@alanshaw/pail/src/index.js"))) {
-      String reason = "@alanshaw/pail " + VERSION + " not found under " + modules
-          + ": run `npm install --prefix ~/.cache/kvasir/pail-" + VERSION + " @alanshaw/pail@"
-          + VERSION + "`";
-      if (System.getenv("KVASIR_REQUIRE_PAIL") != null) {
-        throw new AssertionError(reason + " (KVASIR_REQUIRE_PAIL is set)");
-      }
-      Assumptions.abort(reason);
-    }
-    return new PailPeer(modules);
+    NpmPeer.require(NAME, VERSION, List.of("node_modules/@alanshaw/pail/src/index.js"), false);
+    return new PailPeer(NpmPeer.home(NAME, VERSION).resolve("node_modules"));
   }
 
   /** Sends one request to a fresh Node process and returns its answer. */

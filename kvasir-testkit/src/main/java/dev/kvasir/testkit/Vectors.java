@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The golden vectors made with the real Deno (resources {@code vectors/denokv/}), parsed into
- * plain Java. See {@code reference/denokv.md} §10 for their origin.
+ * plain Java. See {@code docs/vectors.md} for their origin.
  */
 public final class Vectors {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ValueVectorsTest {
   /**
    * Vectors whose bytes Kvasir cannot reproduce, and why. V8 picks some forms from engine
-   * internals that a Java value does not carry (reference/denokv.md §11.13); both forms read
+   * internals that a Java value does not carry (docs/values.md §6); both forms read
    * back equal, in Deno and in Kvasir.
    */
   static final Map<Integer, String> NOT_REPRODUCED = Map.of(

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The DAG-CBOR building blocks shared by the generic codec and the shard encoder: heads in
  * their shortest form, UTF-8 text, and tag-42 links ({@code d8 2a}, a byte string holding
- * {@code 0x00} and the binary CID; {@code reference/pail.md} (b)).
+ * {@code 0x00} and the binary CID; {@code docs/pail.md} §2).
  */
 public final class Cbor {
   public static final int UNSIGNED = 0;
@@ -82,7 +82,7 @@ public final class Cbor {
 
   /**
    * UTF-8 of a string that must be well-formed Unicode: a lone surrogate cannot be written
-   * (JavaScript would silently store U+FFFD instead, {@code reference/pail.md} E4).
+   * (JavaScript would silently store U+FFFD instead, {@code docs/pail.md} §4, E4).
    */
   public static byte[] utf8(String s) {
     for (int i = 0; i < s.length(); i++) {

@@ -5,6 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /** Blocks in a hash map; for tests, caches and short-lived work. */
 public final class MemoryBlockstore implements Blockstore {
+  /** An empty store. */
+  public MemoryBlockstore() {}
+
   private final ConcurrentHashMap<Cid, Block> blocks = new ConcurrentHashMap<>();
 
   @Override

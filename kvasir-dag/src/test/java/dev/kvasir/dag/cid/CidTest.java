@@ -10,7 +10,7 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 class CidTest {
-  // reference/pail.md (b): the raw CID of "value-test" and the empty shard's CID.
+  // docs/pail.md §2: the raw CID of "value-test" and the empty shard's CID.
   private static final String VALUE_TEST =
       "bafkreihq6i7upwwgrsrul2237askvod7jey22r6wbca55szti37zj6asgq";
   private static final String EMPTY_SHARD =

@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every limit of reference/denokv.md §7, just under (accepted) and just over (rejected with a
+ * Every limit of docs/limits.md, just under (accepted) and just over (rejected with a
  * message naming the value and the limit, nothing written).
  */
 abstract class LimitsContract extends AtomicContract {

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
-/** list: the four selector shapes, limit, reverse, batchSize, cursors (reference/denokv.md §8). */
+/** list: the four selector shapes, limit, reverse, batchSize, cursors (docs/list.md). */
 abstract class ListContract extends ReadWriteContract {
   /** Keys under ["l"]: numbers 0..29 and a few strings, plus neighbours outside the prefix. */
   private final List<KvKey> under = new ArrayList<>();

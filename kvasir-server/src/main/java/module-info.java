@@ -1,0 +1,13 @@
+/** {@code KvServer}: any engine served over KV Connect (HTTP/1.1, h2c, and h2 with TLS). */
+module dev.kvasir.server {
+  exports dev.kvasir.server;
+
+  requires transitive dev.kvasir.connect;
+  requires com.google.protobuf;
+  requires org.eclipse.jetty.server;
+  requires org.eclipse.jetty.http2.server;
+  requires org.eclipse.jetty.alpn.server;
+  // ALPN on the JDK's own TLS, found by Jetty as a service.
+  requires org.eclipse.jetty.alpn.java.server;
+  requires org.slf4j;
+}
