@@ -39,13 +39,17 @@ public final class KvEntry {
    * {@code List} for an array, {@code Double} for a number, {@code byte[]} for bytes stored raw,
    * {@link KvU64} for a u64, and so on; {@code null} if the key does not exist.
    *
-   * @throws KvDecodeException if the stored bytes are corrupt
+   * @throws KvCorruptEntryException if the stored value is corrupt or its encoding unknown
    */
   public Object value() {
     if (!isDecoded) {
       synchronized (this) {
         if (!isDecoded) {
-          decoded = encoded == null ? null : encoded.decode();
+          try {
+            decoded = encoded == null ? null : encoded.decode();
+          } catch (KvDecodeException e) {
+            throw new KvCorruptEntryException(key.encode(), e.getMessage());
+          }
           isDecoded = true;
         }
       }

@@ -72,6 +72,12 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     return true;
   }
 
+  /**
+   * The next entry.
+   *
+   * @throws KvCorruptEntryException if the next stored key does not decode; that entry counts
+   *     as visited, so the following call continues after it
+   */
   @Override
   public KvEntry next() {
     if (!hasNext()) {
@@ -80,8 +86,13 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     RawEntry raw = batch.get(next++);
     returned++;
     lastKey = raw.key();
-    return new KvEntry(KvKey.decodeShared(raw.key().sharedBytes(), keyPrefix), raw.value(),
-        raw.versionstamp());
+    KvKey key;
+    try {
+      key = KvKey.decodeShared(raw.key().sharedBytes(), keyPrefix);
+    } catch (KvDecodeException e) {
+      throw new KvCorruptEntryException(raw.key().sharedBytes(), e.getMessage());
+    }
+    return new KvEntry(key, raw.value(), raw.versionstamp());
   }
 
   /** This iterator itself: a list can be walked once, e.g. by a for-each loop. */

@@ -19,12 +19,10 @@ final class CountCommand extends DbCommand {
   int run(Kv kv) {
     KvListIterator entries = kv.list(selection.selector(), ListOptions.defaults()
         .batchSize(500));
-    long count = 0;
-    while (entries.hasNext()) {
-      entries.next();
-      count++;
-    }
-    out().println(count);
-    return 0;
+    long[] count = {0};
+    Listing listing = new Listing(out(), err());
+    listing.walk(entries, e -> count[0]++);
+    out().println(count[0]);
+    return listing.exitCode(false);
   }
 }

@@ -1,7 +1,6 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvEntry;
 import dev.kvasir.ListOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -32,29 +31,37 @@ final class ExportCommand extends DbCommand {
   @Option(names = "--quiet", description = "No progress line, even on a terminal.")
   boolean quiet;
 
+  @Option(names = "--skip-corrupt", description = "Exit 0 although entries that cannot be read"
+      + " (stored by another program) were left out; each is still named on standard error.")
+  boolean skipCorrupt;
+
   @Override
   int run(Kv kv) throws Exception {
     PrintWriter lines = output == null ? out()
         : new PrintWriter(Files.newBufferedWriter(output, StandardCharsets.UTF_8));
     boolean showProgress = !quiet && System.console() != null && output != null;
-    long count = 0;
+    long[] count = {0};
+    Listing listing = new Listing(lines, err());
     try (Progress progress = new Progress(err(), showProgress, "exported", 0)) {
-      for (KvEntry e : kv.list(selection.selector(), ListOptions.defaults().batchSize(500))) {
+      listing.walk(kv.list(selection.selector(), ListOptions.defaults().batchSize(500)), e -> {
         lines.println(Render.text(Render.entryJson(e)));
-        progress.update(++count, 0);
-      }
+        progress.update(++count[0], 0);
+      });
     } finally {
       lines.flush();
       if (output != null) {
         lines.close();
       }
     }
+    if (output == null && listing.outputClosed()) {
+      return Kvasir.PIPE_CLOSED;
+    }
     if (lines.checkError()) {
-      throw new IOException("writing the export failed (disk full or pipe closed?)");
+      throw new IOException("writing the export failed (disk full?)");
     }
     if (output != null) {
-      err().println("exported " + count + " entries to " + output);
+      err().println("exported " + count[0] + " entries to " + output);
     }
-    return 0;
+    return listing.exitCode(skipCorrupt);
   }
 }

@@ -9,10 +9,10 @@ import dev.kvasir.KvLimitException;
 import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
 import dev.kvasir.value.EncodedValue;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,11 +69,11 @@ final class ImportCommand extends DbCommand {
     List<Item> batch = new ArrayList<>();
     int batchBytes = 0;
     int batchKeyBytes = 0;
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in,
-            StandardCharsets.UTF_8));
+    try (InputStream buffered = new BufferedInputStream(in);
         Progress progress = new Progress(err(), showProgress, "imported", total)) {
+      Utf8Lines reader = new Utf8Lines(buffered);
       String line;
-      while ((line = reader.readLine()) != null) {
+      while ((line = readLine(reader, lineNumber + 1, kv, batch, committedLines)) != null) {
         lineNumber++;
         bytesRead += line.length() + 1;
         if (lineNumber <= skip || line.isBlank()) {
@@ -140,6 +140,17 @@ final class ImportCommand extends DbCommand {
     } catch (KvException e) {
       throw new KvException(message(batch.get(0).line(), "the batch from this line could not"
           + " be committed: " + e.getMessage(), committedLines), e);
+    }
+  }
+
+  /** The next line; input that is not UTF-8 stops the import at that line. */
+  private static String readLine(Utf8Lines reader, long number, Kv kv, List<Item> batch,
+      long committedLines) throws IOException {
+    try {
+      return reader.next();
+    } catch (CharacterCodingException e) {
+      commit(kv, batch, committedLines);
+      throw stopped(number, "the line is not UTF-8", number - 1);
     }
   }
 

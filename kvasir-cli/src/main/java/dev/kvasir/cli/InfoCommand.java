@@ -2,7 +2,6 @@ package dev.kvasir.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvasir.Kv;
-import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
@@ -26,15 +25,16 @@ final class InfoCommand extends DbCommand {
 
   @Override
   int run(Kv kv) throws IOException {
-    long entries = 0;
-    Versionstamp newest = null;
-    for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of()), ListOptions.defaults()
-        .batchSize(1000))) {
-      entries++;
-      if (newest == null || e.versionstamp().compareTo(newest) > 0) {
-        newest = e.versionstamp();
-      }
-    }
+    long[] entries = {0};
+    Versionstamp[] newest = {null};
+    Listing listing = new Listing(out(), err());
+    listing.walk(kv.list(ListSelector.prefix(KvKey.of()), ListOptions.defaults()
+        .batchSize(1000)), e -> {
+          entries[0]++;
+          if (newest[0] == null || e.versionstamp().compareTo(newest[0]) > 0) {
+            newest[0] = e.versionstamp();
+          }
+        });
     ObjectNode info = Render.JSON.createObjectNode();
     info.put("engine", db.isRemote() ? "KV Connect" : db.isPostgres() ? "PostgreSQL"
         : db.isFile() ? "SQLite" : "memory");
@@ -44,15 +44,18 @@ final class InfoCommand extends DbCommand {
     if (db.isFile()) {
       info.put("bytes", fileBytes(Path.of(db.location)));
     }
-    info.put("entries", entries);
-    info.put("newestVersionstamp", newest == null ? null : newest.toString());
+    info.put("entries", entries[0]);
+    if (listing.corrupt() > 0) {
+      info.put("corruptEntries", listing.corrupt());
+    }
+    info.put("newestVersionstamp", newest[0] == null ? null : newest[0].toString());
     if (json) {
       out().println(Render.text(info));
     } else {
       info.fields().forEachRemaining(f -> out().println(f.getKey() + ": "
           + (f.getValue().isNull() ? "(none)" : f.getValue().asText())));
     }
-    return 0;
+    return listing.exitCode(false);
   }
 
   /** The database file with its write-ahead log and shared-memory index. */

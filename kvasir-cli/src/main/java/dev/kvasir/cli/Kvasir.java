@@ -8,6 +8,8 @@ import dev.kvasir.dag.store.CorruptBlockException;
 import dev.kvasir.dag.store.MissingBlockException;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +44,8 @@ public final class Kvasir {
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int DATABASE_ERROR = 3;
+  /** Standard output was closed by its reader: the status a shell gives a SIGPIPE death. */
+  static final int PIPE_CLOSED = 141;
   private static final AtomicReference<Runnable> ON_INTERRUPT = new AtomicReference<>();
 
   /** The shell's open database, which its commands use instead of opening their own. */
@@ -66,10 +70,12 @@ public final class Kvasir {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out,
-        StandardCharsets.UTF_8), true);
-    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err,
-        StandardCharsets.UTF_8), true);
+    // Straight on the file descriptors, not System.out: a PrintStream hides write errors, and
+    // commands must see a closed pipe (checkError) to stop reading and acknowledging.
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(
+        new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(
+        new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
     int code = commandLine(new Kvasir(), out, err).execute(args);
     out.flush();
     System.exit(code);

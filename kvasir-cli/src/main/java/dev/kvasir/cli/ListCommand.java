@@ -1,7 +1,6 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvEntry;
 import dev.kvasir.KvListIterator;
 import dev.kvasir.ListOptions;
 import picocli.CommandLine.Command;
@@ -47,19 +46,21 @@ final class ListCommand extends DbCommand {
     }
     KvListIterator entries = kv.list(selection.selector(), options);
     Render.Table table = new Render.Table(out());
-    int count = 0;
-    for (KvEntry e : entries) {
-      count++;
+    Listing listing = new Listing(out(), err());
+    int[] count = {0};
+    listing.walk(entries, e -> {
       if (json) {
         out().println(Render.text(Render.entryJson(e)));
       } else {
-        table.add(KeySyntax.format(e.key()), Render.value(e, false), e.versionstamp().toString());
+        table.add(KeySyntax.format(e.key()), Render.value(e, false),
+            e.versionstamp().toString());
       }
-    }
+      count[0]++;
+    });
     table.flush();
-    if (limit != null && count == limit) {
+    if (limit != null && count[0] + listing.corrupt() == limit && !listing.outputClosed()) {
       err().println("more may follow: --cursor " + entries.cursor());
     }
-    return 0;
+    return listing.exitCode(false);
   }
 }

@@ -5,7 +5,10 @@ import dev.kvasir.QueueListener;
 import dev.kvasir.value.EncodedValue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -13,12 +16,21 @@ import picocli.CommandLine.Option;
 @Command(name = "listen", mixinStandardHelpOptions = true,
     description = {"Take messages from the database's queue and print each as one line of JSON,"
         + " until Ctrl-C.",
-        "A printed message is acknowledged: it is taken off the queue, as by a Deno"
-            + " listenQueue handler."},
+        "A message is acknowledged (taken off the queue, as by a Deno listenQueue handler)"
+            + " only once its line was written. When standard output is closed (a pipe's reader"
+            + " went away), the message that could not be written stays in the queue, with"
+            + " the others, and the command stops."},
     footer = {"", "Examples:",
         "  kvasir listen",
         "  kvasir listen --count 1 --db jobs.sqlite3"})
 final class ListenCommand extends DbCommand {
+  /**
+   * The core's queue logger, which reports a failed handler with its stack trace. Leaving a
+   * message queued because nobody reads the output is no failure to report; held here, since
+   * java.util.logging keeps loggers only weakly.
+   */
+  private static final Logger QUEUE_LOG = Logger.getLogger(QueueListener.class.getName());
+
   @Option(names = "--count", description = "Stop after this many messages.")
   Integer count;
 
@@ -27,9 +39,17 @@ final class ListenCommand extends DbCommand {
     CountDownLatch done = new CountDownLatch(1);
     CompletableFuture<QueueListener> self = new CompletableFuture<>();
     AtomicInteger received = new AtomicInteger();
+    AtomicBoolean outputClosed = new AtomicBoolean();
     QueueListener listener = kv.listenQueue(message -> {
       out().println(Render.text(TypedJson.of(EncodedValue.of(message))));
-      out().flush();
+      if (out().checkError()) {
+        // Failing the handler keeps the message queued: it is delivered again later.
+        outputClosed.set(true);
+        QUEUE_LOG.setLevel(Level.OFF);
+        self.join().close();
+        done.countDown();
+        throw new IllegalStateException("standard output is closed; message left queued");
+      }
       if (count != null && received.incrementAndGet() >= count) {
         // Closing from the handler takes no further message; this one is acknowledged.
         self.join().close();
@@ -42,6 +62,6 @@ final class ListenCommand extends DbCommand {
     } finally {
       listener.close();
     }
-    return 0;
+    return outputClosed.get() ? Kvasir.PIPE_CLOSED : 0;
   }
 }

@@ -8,6 +8,8 @@ import dev.kvasir.spi.KvEngine;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -66,9 +68,9 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     boolean generated = accessToken == null || accessToken.isEmpty();
     String token = generated ? newToken() : accessToken;
-    if (token.length() < 12) {
-      err.println("error: the access token must have at least 12 characters; pass a longer"
-          + " --access-token or leave it out to get a random one");
+    if (token.length() < 12 || token.chars().anyMatch(Character::isWhitespace)) {
+      err.println("error: the access token must have at least 12 characters and no white space;"
+          + " pass another --access-token or leave it out to get a random one");
       return 2;
     }
     KvEngine engine;
@@ -104,7 +106,16 @@ final class ServeCommand implements Callable<Integer> {
       engine.close();
       stopped.countDown();
     }, "kvasir-shutdown"));
-    out.println("Kvasir serves " + served + " at " + server.url());
+    boolean everywhere = host.equals("0.0.0.0") || host.equals("::");
+    if (keystore == null && !isLoopback(host)) {
+      err.println("warning: serving on " + (everywhere ? "every network interface" : host)
+          + " without TLS: the access token and all data cross the network unencrypted;"
+          + " use --tls-keystore, or --host 127.0.0.1 behind a TLS proxy");
+      err.flush();
+    }
+    out.println("Kvasir serves " + served + " at " + server.url()
+        + (everywhere ? " (listening on " + host + " port " + server.port()
+            + ": every interface)" : ""));
     if (generated) {
       out.println("Access token (generated, shown only now): " + token);
     }
@@ -116,6 +127,14 @@ final class ServeCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  private static boolean isLoopback(String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false; // Jetty fails to bind it anyway
+    }
   }
 
   private static String newToken() {

@@ -35,6 +35,9 @@ final class WatchCommand extends DbCommand {
       int emitted = 0;
       for (List<KvEntry> entries : stream) {
         print(entries);
+        if (out().checkError()) {
+          return Kvasir.PIPE_CLOSED; // nobody reads any more
+        }
         if (count != null && ++emitted >= count) {
           break;
         }

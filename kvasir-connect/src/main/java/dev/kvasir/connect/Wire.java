@@ -1,6 +1,7 @@
 package dev.kvasir.connect;
 
 import com.google.protobuf.ByteString;
+import dev.kvasir.KvCorruptEntryException;
 import dev.kvasir.KvDecodeException;
 import dev.kvasir.Limits;
 import dev.kvasir.Versionstamp;
@@ -16,6 +17,7 @@ import dev.kvasir.connect.proto.Watch;
 import dev.kvasir.connect.proto.WatchKey;
 import dev.kvasir.connect.proto.WatchKeyOutput;
 import dev.kvasir.connect.proto.WatchOutput;
+import dev.kvasir.key.KeyCodec;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
@@ -24,6 +26,7 @@ import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.V8;
 import dev.kvasir.value.ValueEncoding;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -271,7 +274,9 @@ public final class Wire {
     }
     List<RawKey> keys = new ArrayList<>();
     e.getKeysIfUndeliveredList().forEach(k -> keys.add(writeKey(k)));
-    EncodedValue payload = EncodedValue.wrap(ValueEncoding.V8, e.getPayload().toByteArray());
+    byte[] payloadBytes = e.getPayload().toByteArray();
+    checkDecodes(ValueEncoding.V8, payloadBytes, "A queue payload");
+    EncodedValue payload = EncodedValue.wrap(ValueEncoding.V8, payloadBytes);
     // An empty schedule means the default on the wire (§9.8).
     return new Enqueue(payload, Instant.ofEpochMilli(e.getDeadlineMs()), keys,
         backoff.isEmpty() ? null : backoff);
@@ -317,7 +322,8 @@ public final class Wire {
       throw new BadRequestException("Too many keys watched in a single watch request.");
     }
     List<RawKey> out = new ArrayList<>();
-    watch.getKeysList().forEach(k -> out.add(readKey(k.getKey())));
+    // Watched keys have the read limit (docs/limits.md §1) but must be keys, not range bounds.
+    watch.getKeysList().forEach(k -> out.add(decodable(readKey(k.getKey()))));
     return out;
   }
 
@@ -357,10 +363,23 @@ public final class Wire {
 
   // ---- shared pieces ----
 
+  /**
+   * An entry as a server sends it: as stored, even with an encoding Deno does not know or V8
+   * bytes that do not parse (the client then fails on that entry alone). Except a u64 that is
+   * not 8 bytes, which Deno's client cannot survive (it panics): such a read is refused.
+   *
+   * @throws KvCorruptEntryException for a u64 value of the wrong size
+   */
   private static dev.kvasir.connect.proto.KvEntry entry(RawEntry e) {
+    if (e.value().is(ValueEncoding.LE64) && e.value().size() != 8) {
+      throw new KvCorruptEntryException(e.key().sharedBytes(), "its u64 value has "
+          + e.value().size() + " bytes instead of 8");
+    }
     return dev.kvasir.connect.proto.KvEntry.newBuilder().setKey(bytes(e.key()))
         .setValue(ByteString.copyFrom(e.value().bytes()))
-        .setEncoding(encoding(e.value().encoding()))
+        // As stored, even an encoding Deno does not know: the client fails on that entry
+        // ("Unknown encoding N") instead of the server failing the whole read.
+        .setEncodingValue(e.value().code())
         .setVersionstamp(ByteString.copyFrom(e.versionstamp().toBytes())).build();
   }
 
@@ -369,14 +388,9 @@ public final class Wire {
       throw new RemoteException("the server sent a versionstamp of "
           + e.getVersionstamp().size() + " bytes (expected 10)");
     }
-    ValueEncoding encoding;
-    try {
-      encoding = ValueEncoding.ofCode(e.getEncodingValue());
-    } catch (KvDecodeException x) {
-      throw new RemoteException("Unknown encoding " + e.getEncodingValue());
-    }
+    // An unknown encoding fails when that entry's value is decoded, not the whole read.
     return new RawEntry(RawKey.wrap(e.getKey().toByteArray()),
-        EncodedValue.wrap(encoding, e.getValue().toByteArray()),
+        EncodedValue.stored(e.getEncodingValue(), e.getValue().toByteArray()),
         Versionstamp.of(e.getVersionstamp().toByteArray()));
   }
 
@@ -400,7 +414,9 @@ public final class Wire {
       throw new BadRequestException("Invalid mutation kind or arguments. (a u64 value has "
           + v.getData().size() + " bytes, expected 8)");
     }
-    return EncodedValue.wrap(encoding, v.getData().toByteArray());
+    byte[] data = v.getData().toByteArray();
+    checkDecodes(encoding, data, "A value");
+    return EncodedValue.wrap(encoding, data);
   }
 
   private static dev.kvasir.connect.proto.ValueEncoding encoding(ValueEncoding e) {
@@ -418,10 +434,39 @@ public final class Wire {
     return RawKey.wrap(bytes.toByteArray());
   }
 
+  /**
+   * A key to be written, checked, watched or used as a dead-letter key: within the size limit
+   * and a valid Deno KV key, so that nothing stored through the server fails to decode later
+   * (read range bounds are byte strings and are not decoded).
+   */
   private static RawKey writeKey(ByteString bytes) {
     if (bytes.size() > Limits.MAX_WRITE_KEY_BYTES) {
       throw new BadRequestException("A key exceeds the key size limit.");
     }
-    return RawKey.wrap(bytes.toByteArray());
+    return decodable(RawKey.wrap(bytes.toByteArray()));
+  }
+
+  private static RawKey decodable(RawKey key) {
+    try {
+      KeyCodec.decode(key.sharedBytes());
+    } catch (KvDecodeException e) {
+      throw new BadRequestException("Invalid key " + key + ": " + e.getMessage() + ".");
+    }
+    return key;
+  }
+
+  /**
+   * A value about to be stored: a V8 value must parse, as Deno will parse it when it reads it
+   * (docs/values.md §4); the other encodings are checked by their size.
+   */
+  private static void checkDecodes(ValueEncoding encoding, byte[] data, String what) {
+    if (encoding != ValueEncoding.V8) {
+      return;
+    }
+    try {
+      V8.deserialize(data);
+    } catch (KvDecodeException e) {
+      throw new BadRequestException(what + " is not a valid V8 value: " + e.getMessage() + ".");
+    }
   }
 }

@@ -21,8 +21,8 @@ public record Enqueue(
 
   public Enqueue {
     Objects.requireNonNull(payload, "payload");
-    if (payload.encoding() != ValueEncoding.V8) {
-      throw new IllegalArgumentException("queue payloads are V8-encoded, got " + payload.encoding());
+    if (!payload.is(ValueEncoding.V8)) {
+      throw new IllegalArgumentException("queue payloads are V8-encoded, got encoding " + payload.code());
     }
     Objects.requireNonNull(deadline, "deadline");
     keysIfUndelivered = List.copyOf(keysIfUndelivered);

@@ -2,7 +2,6 @@ package dev.kvasir.spi;
 
 import dev.kvasir.Versionstamp;
 import dev.kvasir.value.EncodedValue;
-import dev.kvasir.value.ValueEncoding;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,7 +36,7 @@ public final class JdbcRows {
   public static RawEntry entry(ResultSet r, int first) throws SQLException {
     // Drivers never change the arrays they return, so these are handed over, not copied.
     return new RawEntry(RawKey.wrap(r.getBytes(first)),
-        EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(first + 2)), r.getBytes(first + 1)),
+        EncodedValue.stored(r.getInt(first + 2), r.getBytes(first + 1)),
         Versionstamp.ofVersion(r.getLong(first + 3)));
   }
 }

@@ -38,17 +38,22 @@ public final class StatementCache implements AutoCloseable {
     return s;
   }
 
-  /** Closes the statements and the connection, ignoring their errors: it is going anyway. */
-  @Override
-  public void close() {
+  /** Closes the prepared statements, keeping the connection; they are prepared again on use. */
+  public void clear() {
     for (PreparedStatement s : statements.values()) {
       try {
         s.close();
       } catch (SQLException ignored) {
-        // closing anyway
+        // a statement that failed may not close cleanly; it is dropped either way
       }
     }
     statements.clear();
+  }
+
+  /** Closes the statements and the connection, ignoring their errors: it is going anyway. */
+  @Override
+  public void close() {
+    clear();
     try {
       connection.close();
     } catch (SQLException ignored) {

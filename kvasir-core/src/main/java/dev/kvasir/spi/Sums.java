@@ -27,7 +27,7 @@ public final class Sums {
    */
   public static EncodedValue apply(Mutation mutation, EncodedValue current) {
     if (mutation instanceof Mutation.Sum s) {
-      return s.operand().encoding() == ValueEncoding.LE64
+      return s.operand().is(ValueEncoding.LE64)
           ? u64(current, s.operand(), "sum")
           : v8Sum(current, s.operand());
     }
@@ -41,13 +41,13 @@ public final class Sums {
   }
 
   private static EncodedValue u64(EncodedValue current, EncodedValue operand, String op) {
-    if (operand.encoding() != ValueEncoding.LE64) {
+    if (!operand.is(ValueEncoding.LE64)) {
       throw new KvTypeException("Failed to perform '" + op + "' mutation on a non-U64 operand");
     }
     if (current == null) {
       return operand;
     }
-    if (current.encoding() != ValueEncoding.LE64) {
+    if (!current.is(ValueEncoding.LE64)) {
       throw new KvTypeException(
           "Failed to perform '" + op + "' mutation on a non-U64 value in the database");
     }
@@ -69,12 +69,12 @@ public final class Sums {
     if (current == null) {
       return encode(b);
     }
-    if (current.encoding() == ValueEncoding.LE64 && b instanceof BigInteger big
+    if (current.is(ValueEncoding.LE64) && b instanceof BigInteger big
         && big.signum() >= 0 && big.compareTo(TWO_64) < 0) {
       // Deno: a bigint operand on a stored KvU64 is a u64 sum (backward compatibility).
       return u64(current, EncodedValue.of(KvU64.of(big)), "sum");
     }
-    Object a = current.encoding() == ValueEncoding.V8 ? numeric(current) : null;
+    Object a = current.is(ValueEncoding.V8) ? numeric(current) : null;
     if (a == null) {
       throw new KvTypeException(
           "Failed to perform 'sum' mutation on a non-number value in the database");
@@ -90,7 +90,7 @@ public final class Sums {
 
   /** A V8 value that is a number ({@code Double}) or bigint, else {@code null}. */
   private static Object numeric(EncodedValue v) {
-    if (v.encoding() != ValueEncoding.V8) {
+    if (!v.is(ValueEncoding.V8)) {
       return null;
     }
     try {

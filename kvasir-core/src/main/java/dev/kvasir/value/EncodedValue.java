@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.KvDecodeException;
 import dev.kvasir.KvU64;
 import dev.kvasir.key.Hex;
 import java.util.Arrays;
@@ -9,14 +10,42 @@ import java.util.Objects;
  * A value as stored: its {@link ValueEncoding} and bytes. {@link #of(Object)} chooses the
  * encoding as Deno does (docs/values.md §1): raw bytes for a top-level {@code byte[]},
  * little-endian u64 for a top-level {@link KvU64}, V8 for everything else. Immutable.
+ *
+ * <p>A value read from storage may carry an encoding number Deno does not define (another
+ * program wrote it, {@link #stored}); it is kept as it is, so that the entry can still be
+ * listed, served and skipped, and fails only when decoded ({@link #decode}, {@link
+ * #encoding}).
  */
 public final class EncodedValue {
+  /** Null for an encoding number no {@link ValueEncoding} has. */
   private final ValueEncoding encoding;
+  private final int code;
   private final byte[] bytes;
 
   private EncodedValue(ValueEncoding encoding, byte[] bytes) {
     this.encoding = encoding;
+    this.code = encoding.code();
     this.bytes = bytes;
+  }
+
+  private EncodedValue(int code, byte[] bytes) {
+    this.encoding = null;
+    this.code = code;
+    this.bytes = bytes;
+  }
+
+  /**
+   * A value as an engine read it from storage, without a copy (see {@link #wrap}); an unknown
+   * encoding number is kept rather than refused.
+   */
+  public static EncodedValue stored(int code, byte[] bytes) {
+    Objects.requireNonNull(bytes, "bytes");
+    for (ValueEncoding e : ValueEncoding.values()) {
+      if (e.code() == code) {
+        return new EncodedValue(e, bytes);
+      }
+    }
+    return new EncodedValue(code, bytes);
   }
 
   /** Stored bytes as read from an engine (copied). */
@@ -55,15 +84,33 @@ public final class EncodedValue {
    * @throws dev.kvasir.KvDecodeException if the bytes are malformed for their encoding
    */
   public Object decode() {
-    switch (encoding) {
+    switch (encoding()) {
       case BYTES: return bytes.clone();
       case LE64: return KvU64.fromLittleEndian(bytes);
       default: return V8.deserialize(bytes);
     }
   }
 
+  /**
+   * How the bytes are encoded.
+   *
+   * @throws dev.kvasir.KvDecodeException if the stored encoding number is not one Deno defines
+   */
   public ValueEncoding encoding() {
+    if (encoding == null) {
+      throw new KvDecodeException("The value encoding " + code + " is unknown");
+    }
     return encoding;
+  }
+
+  /** Whether the value has encoding {@code e} (false for an unknown encoding; never throws). */
+  public boolean is(ValueEncoding e) {
+    return encoding == e;
+  }
+
+  /** The encoding number as stored: Deno's {@code kv.v_encoding}, possibly an unknown one. */
+  public int code() {
+    return code;
   }
 
   /** The stored bytes (a copy). */
@@ -86,17 +133,18 @@ public final class EncodedValue {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof EncodedValue other && encoding == other.encoding
+    return o instanceof EncodedValue other && code == other.code
         && Arrays.equals(bytes, other.bytes);
   }
 
   @Override
   public int hashCode() {
-    return 31 * encoding.hashCode() + Arrays.hashCode(bytes);
+    return 31 * code + Arrays.hashCode(bytes);
   }
 
   @Override
   public String toString() {
-    return encoding + ":" + Hex.encode(bytes);
+    return (encoding != null ? encoding.toString() : "encoding " + code) + ":"
+        + Hex.encode(bytes);
   }
 }

@@ -9,7 +9,6 @@ import dev.kvasir.spi.QueueJson;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.Sums;
 import dev.kvasir.value.EncodedValue;
-import dev.kvasir.value.ValueEncoding;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -110,7 +109,7 @@ final class Commits {
     p.setBytes(1, key.sharedBytes());
     p.setLong(2, now);
     try (ResultSet r = p.executeQuery()) {
-      return r.next() ? EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(3)), r.getBytes(2)) : null;
+      return r.next() ? EncodedValue.stored(r.getInt(3), r.getBytes(2)) : null;
     }
   }
 
@@ -151,7 +150,7 @@ final class Commits {
       PreparedStatement p = switchTo(tx.sql.set);
       p.setBytes(1, key.sharedBytes());
       p.setBytes(2, value.sharedBytes());
-      p.setInt(3, value.encoding().code());
+      p.setInt(3, value.code());
       p.setLong(4, version);
       p.setLong(5, expireAt == null ? -1 : expireAt.toEpochMilli());
       add(p);

@@ -107,7 +107,7 @@ final class Pipeline {
         Mutation.Set set = sets.get(i);
         keys[i] = set.key().sharedBytes();
         values[i] = set.value().sharedBytes();
-        encodings[i] = set.value().encoding().code();
+        encodings[i] = set.value().code();
         expirations[i] = set.expireAt() == null ? -1L : set.expireAt().toEpochMilli();
       }
       statement(sql.upsertMany, new SqlArray("bytea", keys), new SqlArray("bytea", values),

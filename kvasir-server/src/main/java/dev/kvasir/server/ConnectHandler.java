@@ -4,9 +4,11 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
 import dev.kvasir.Consistency;
 import dev.kvasir.KvClosedException;
+import dev.kvasir.KvCorruptEntryException;
 import dev.kvasir.KvException;
 import dev.kvasir.KvLimitException;
 import dev.kvasir.KvTypeException;
+import dev.kvasir.KvUnavailableException;
 import dev.kvasir.connect.BadRequestException;
 import dev.kvasir.connect.Metadata;
 import dev.kvasir.connect.Wire;
@@ -120,8 +122,17 @@ final class ConnectHandler extends Handler.Abstract {
       send(response, callback, 400, e.getMessage());
     } catch (BadRequestException e) {
       send(response, callback, 400, e.getMessage());
+    } catch (KvCorruptEntryException e) {
+      // A stored entry no client could read: a deterministic answer, never a 5xx that Deno
+      // would retry forever.
+      send(response, callback, 422, e.getMessage());
     } catch (KvClosedException e) {
       send(response, callback, 503, "The server is temporarily unavailable, try again later.");
+    } catch (KvUnavailableException e) {
+      // The storage failed (a full disk, a lost database connection): clients retry.
+      LOG.warn("{} failed: {}", path, e.getMessage());
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      send(response, callback, 503, e.getMessage());
     } catch (RuntimeException e) {
       LOG.error("{} failed", path, e);
       send(response, callback, 500, "An internal server error occurred.");

@@ -9,7 +9,6 @@ import dev.kvasir.spi.QueueJson;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.Sums;
 import dev.kvasir.value.EncodedValue;
-import dev.kvasir.value.ValueEncoding;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -117,7 +116,7 @@ final class Commits {
       long version, long expirationMs) throws SQLException {
     p.setBytes(at + 1, key.sharedBytes());
     p.setBytes(at + 2, value.sharedBytes());
-    p.setInt(at + 3, value.encoding().code());
+    p.setInt(at + 3, value.code());
     p.setLong(at + 4, version);
     p.setLong(at + 5, expirationMs);
   }
@@ -152,7 +151,7 @@ final class Commits {
       if (!r.next()) {
         return null;
       }
-      return new Row(EncodedValue.wrap(ValueEncoding.ofCode(r.getInt(2)), r.getBytes(1)),
+      return new Row(EncodedValue.stored(r.getInt(2), r.getBytes(1)),
           r.getLong(3));
     }
   }

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 /**
@@ -70,6 +71,25 @@ final class Tx {
     version = -1;
     versionUnwritten = false;
     execute("begin immediate");
+  }
+
+  /**
+   * Leaves whatever transaction a failure interrupted, so that the connection is usable again
+   * and SQLite's write lock is released: drops every prepared statement (one that failed
+   * half-way can stay in a state where it never runs again) and rolls back with a statement of
+   * its own. A failed COMMIT, for one, leaves its transaction open.
+   *
+   * @return whether the connection is known to be outside a transaction now
+   */
+  boolean abandon() {
+    statements.clear();
+    try (Statement s = statements.connection().createStatement()) {
+      s.execute("rollback");
+      return true;
+    } catch (SQLException e) {
+      // "cannot rollback - no transaction is active": SQLite already rolled it back.
+      return e.getMessage() != null && e.getMessage().contains("no transaction is active");
+    }
   }
 
   /** Writes the version that later bumps moved on, and commits. */

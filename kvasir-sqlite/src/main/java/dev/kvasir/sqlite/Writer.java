@@ -24,6 +24,9 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
 
   private final Tx tx;
   private final Duration busyTimeout;
+  private final String path;
+  /** Whether the last failed attempt's transaction was rolled back; used by one batch at a time. */
+  private boolean rolledBack = true;
 
   static final class Pending<T> extends CommitThread.Job<T> {
     final Task<T> task;
@@ -41,6 +44,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     super("kvasir-sqlite-writer " + name, MAX_BATCH);
     this.tx = tx;
     this.busyTimeout = busyTimeout;
+    this.path = name;
     start();
   }
 
@@ -75,8 +79,13 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         active.remove(f.pending);
       } catch (SQLException | RuntimeException e) {
         tx.takeAfterCommit(); // nothing of the batch committed
-        RuntimeException failure = e instanceof RuntimeException r ? r
-            : new KvException("database error: " + e.getMessage(), e);
+        RuntimeException failure;
+        if (e instanceof SQLException sql && StorageFault.is(sql)) {
+          failure = StorageFault.unavailable(path, sql, !rolledBack);
+        } else {
+          failure = e instanceof RuntimeException r ? r
+              : new KvException("database error: " + e.getMessage(), e);
+        }
         for (Pending<?> p : active) {
           p.fail(failure);
         }
@@ -106,8 +115,8 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         try {
           p.run(tx);
         } catch (SQLException e) {
-          if (Busy.isBusy(e)) {
-            throw e; // the whole batch retries
+          if (Busy.isBusy(e) || StorageFault.is(e)) {
+            throw e; // the whole batch retries, or fails together
           }
           throw new TaskFailed(p, new KvException("database error: " + e.getMessage(), e));
         } catch (RuntimeException e) {
@@ -117,11 +126,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
       }
       tx.commit();
     } catch (SQLException | RuntimeException e) {
-      try {
-        tx.execute("rollback");
-      } catch (SQLException ignored) {
-        // no transaction left to roll back
-      }
+      rolledBack = tx.abandon();
       throw e;
     }
   }

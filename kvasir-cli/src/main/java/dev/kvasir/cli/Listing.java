@@ -1,0 +1,85 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.KvCorruptEntryException;
+import dev.kvasir.KvDecodeException;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvListIterator;
+import java.io.PrintWriter;
+import java.util.function.Consumer;
+
+/**
+ * Walks a listing for the commands that read many entries ({@code list}, {@code export},
+ * {@code count}, {@code info}). An entry another program stored in a form no client can read
+ * does not stop the walk: it is named on standard error and counted, and the caller exits
+ * non-zero at the end. A closed standard output (the reader of a pipe went away, as
+ * {@code head} does) stops the walk at once, so nothing more is read.
+ */
+final class Listing {
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private long corrupt;
+  private boolean outputClosed;
+
+  Listing(PrintWriter out, PrintWriter err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /**
+   * Hands every readable entry to {@code each}, in order; {@code each} may decode the value,
+   * and an entry whose value turns out corrupt is skipped like one whose key is.
+   */
+  void walk(KvListIterator entries, Consumer<KvEntry> each) {
+    while (!outputClosed && entries.hasNext()) {
+      KvEntry entry;
+      try {
+        entry = entries.next();
+      } catch (KvCorruptEntryException e) {
+        skip(e);
+        continue;
+      }
+      try {
+        each.accept(entry);
+      } catch (KvCorruptEntryException e) {
+        skip(e);
+      } catch (KvDecodeException e) {
+        skip(new KvCorruptEntryException(entry.key().encode(), e.getMessage()));
+      }
+      outputClosed = out.checkError();
+    }
+  }
+
+  private void skip(KvCorruptEntryException e) {
+    corrupt++;
+    err.println("kvasir: skipped: " + e.getMessage());
+    err.flush();
+  }
+
+  /** Whether standard output was closed under the walk. */
+  boolean outputClosed() {
+    return outputClosed;
+  }
+
+  /** How many corrupt entries were skipped. */
+  long corrupt() {
+    return corrupt;
+  }
+
+  /**
+   * The exit code once the walk is done: 0; {@link Kvasir#PIPE_CLOSED} if the output went
+   * away; {@link Kvasir#DATABASE_ERROR} after a summary if corrupt entries were skipped and
+   * {@code tolerated} is false.
+   */
+  int exitCode(boolean tolerated) {
+    if (outputClosed) {
+      return Kvasir.PIPE_CLOSED;
+    }
+    if (corrupt > 0) {
+      err.println("kvasir: " + corrupt + " corrupt " + (corrupt == 1 ? "entry" : "entries")
+          + " skipped (named above)");
+      err.flush();
+      return tolerated ? 0 : Kvasir.DATABASE_ERROR;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,149 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI at the edges, where data was lost or invented: a reader that closes the pipe early,
+ * input that is not UTF-8, entries another program stored in a form nobody can read, a token of
+ * white space, a public address without TLS.
+ */
+class CliEdgesIT {
+  @TempDir Path dir;
+  private Jar kvasir;
+
+  @BeforeEach
+  void jar() {
+    kvasir = new Jar(dir);
+  }
+
+  /** Starts the command, reads one line of its output, then closes the pipe like head -1. */
+  private Jar.Run firstLineThenClose(String... args) throws Exception {
+    Process p = kvasir.start(args);
+    InputStream out = p.getInputStream();
+    StringBuilder line = new StringBuilder();
+    for (int b; (b = out.read()) != -1 && b != '\n'; ) {
+      line.append((char) b);
+    }
+    out.close();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("it stopped").isTrue();
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new Jar.Run(p.exitValue(), line.toString(), err);
+  }
+
+  @Test
+  void listIntoAClosedPipe_stopsAtOnce() throws Exception {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      lines.append("{\"key\":[\"n\",").append(i).append("],\"value\":").append(i).append("}\n");
+    }
+    assertThat(kvasir.runWithInput(lines.toString().getBytes(StandardCharsets.UTF_8), "import",
+        "-").exit()).isZero();
+    for (String command : List.of("list", "export")) {
+      Jar.Run run = firstLineThenClose(command);
+      assertThat(run.out()).contains("\"n\"");
+      assertThat(run.exit()).as(command + ": " + run.err()).isEqualTo(Kvasir.PIPE_CLOSED);
+    }
+  }
+
+  @Test
+  void listenIntoAClosedPipe_leavesTheUnreadMessagesQueued() throws Exception {
+    for (int i = 1; i <= 5; i++) {
+      assertThat(kvasir.run("enqueue", "\"m" + i + "\"").exit()).isZero();
+    }
+    Jar.Run first = firstLineThenClose("listen", "--count", "5");
+    assertThat(first.out()).isEqualTo("\"m1\"");
+    assertThat(first.exit()).isEqualTo(Kvasir.PIPE_CLOSED);
+    assertThat(first.err()).as("no stack trace for a closed pipe").doesNotContain("Exception");
+
+    Jar.Run rest = kvasir.run("listen", "--count", "4");
+    assertThat(rest.exit()).isZero();
+    assertThat(rest.out().lines().sorted().toList())
+        .containsExactly("\"m2\"", "\"m3\"", "\"m4\"", "\"m5\"");
+  }
+
+  @Test
+  void importOfInputThatIsNotUtf8_stopsAtItsLine_keepingTheLinesBefore() throws Exception {
+    byte[] input = ("{\"key\":[\"a\"],\"value\":1}\n{\"key\":[\"b\"],\"value\":2}\n"
+        + "{\"key\":[\"c\"],\"value\":\"").getBytes(StandardCharsets.UTF_8);
+    byte[] bad = new byte[input.length + 4];
+    System.arraycopy(input, 0, bad, 0, input.length);
+    bad[input.length] = (byte) 0xff;
+    bad[input.length + 1] = '"';
+    bad[input.length + 2] = '}';
+    bad[input.length + 3] = '\n';
+    Jar.Run run = kvasir.runWithInput(bad, "import", "-");
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err()).contains("line 3", "not UTF-8", "--skip 2");
+    assertThat(kvasir.run("count").out().strip()).isEqualTo("2");
+  }
+
+  @Test
+  void corruptEntries_areNamedAndSkipped_andTheExitCodeSaysSo() throws Exception {
+    assertThat(kvasir.run("set", "[\"k\", 1]", "\"one\"").exit()).isZero();
+    assertThat(kvasir.run("set", "[\"k\", 3]", "\"three\"").exit()).isZero();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve(Database.DEFAULT));
+        PreparedStatement p = c.prepareStatement(
+            "insert into kv (k, v, v_encoding, version) values (?, ?, ?, 1)")) {
+      p.setBytes(1, dev.kvasir.KvKey.of("k", 2).encode());
+      p.setBytes(2, new byte[] {(byte) 0xff, 0x10, 0x22});
+      p.setInt(3, 7); // an encoding Deno does not define
+      p.executeUpdate();
+      p.setBytes(1, new byte[] {0x02, 0x6b, 0x00, 0x05, 0x01}); // a part of type 05
+      p.setBytes(2, new byte[] {(byte) 0xff, 0x10, 0x5f});
+      p.setInt(3, 1);
+      p.executeUpdate();
+    }
+    Jar.Run list = kvasir.run("list");
+    assertThat(list.out()).contains("\"one\"", "\"three\"");
+    assertThat(list.err()).contains("0x026b000501", "[\"k\",2]", "encoding 7",
+        "2 corrupt entries skipped");
+    assertThat(list.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+
+    Jar.Run export = kvasir.run("export");
+    assertThat(export.out().lines().count()).isEqualTo(2);
+    assertThat(export.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    Jar.Run skipping = kvasir.run("export", "--skip-corrupt");
+    assertThat(skipping.out()).isEqualTo(export.out());
+    assertThat(skipping.err()).contains("[\"k\",2]");
+    assertThat(skipping.exit()).isZero();
+
+    Jar.Run info = kvasir.run("info", "--json");
+    assertThat(info.out()).contains("\"corruptEntries\":1");
+    assertThat(info.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+  }
+
+  @Test
+  void serve_refusesAWhiteSpaceToken_andWarnsOfAPublicAddressWithoutTls() throws Exception {
+    Jar.Run blank = kvasir.run("serve", "--access-token", " ".repeat(12));
+    assertThat(blank.exit()).isEqualTo(2);
+    assertThat(blank.err()).contains("white space");
+
+    Process p = kvasir.start("serve", "--host", "0.0.0.0", "--port", "0",
+        "--access-token", "a-long-enough-token");
+    try {
+      var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
+      String first = out.readLine();
+      assertThat(first).contains("0.0.0.0", "every interface");
+      var err = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream()));
+      assertThat(err.readLine()).contains("warning", "without TLS");
+    } finally {
+      p.destroy();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+    assertThat(Files.exists(dir.resolve(Database.DEFAULT))).isTrue();
+  }
+}
