@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.SSLHandshakeException;
@@ -205,7 +206,13 @@ public final class RemoteEngine implements KvEngine {
     if (!write.enqueues().isEmpty()) {
       throw new KvException("Enqueue operations are not supported in KV Connect");
     }
-    byte[] answer = call("atomic_write", Wire.atomicWrite(write), true);
+    // One key for every attempt of this write: a retry after a lost answer (the server died
+    // after committing) is answered with the first attempt's result, not applied again.
+    String key = write.idempotencyKey() != null ? write.idempotencyKey()
+        : UUID.randomUUID().toString();
+    HttpRequest request = dataRequest("atomic_write", Wire.atomicWrite(write), true)
+        .header(Wire.IDEMPOTENCY_KEY_HEADER, key).timeout(config.timeout()).build();
+    byte[] answer = send(request, "'" + request.uri() + "'").body();
     try {
       return Wire.committed(AtomicWriteOutput.parseFrom(answer));
     } catch (InvalidProtocolBufferException e) {

@@ -48,6 +48,12 @@ public final class Wire {
   /** denokv's server allows more intervals than Deno's local backend (§5). */
   static final int MAX_SERVER_BACKOFF_INTERVALS = 10;
   static final int MAX_SERVER_DEAD_LETTER_KEYS = 10;
+  /**
+   * Kvasir's own request header on an atomic write: its idempotency key ({@link
+   * AtomicWrite#idempotencyKey}), the same on every retry, so that a Kvasir server applies the
+   * write at most once. Deno's and Node's clients do not send it.
+   */
+  public static final String IDEMPOTENCY_KEY_HEADER = "x-kvasir-idempotency-key";
 
   private Wire() {}
 

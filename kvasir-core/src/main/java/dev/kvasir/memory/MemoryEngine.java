@@ -51,6 +51,7 @@ public final class MemoryEngine implements KvEngine {
   private final Condition expiriesChanged = lock.writeLock().newCondition();
   private final TreeSet<Expiry> expiries = new TreeSet<>();
   private final Random random = new Random();
+  private final CommitIds commitIds = new CommitIds();
   private Thread sweeper;
   private long version;
   private volatile boolean closed;
@@ -107,6 +108,12 @@ public final class MemoryEngine implements KvEngine {
     try {
       ensureOpen();
       long now = System.currentTimeMillis();
+      if (write.idempotencyKey() != null) {
+        long recorded = commitIds.find(write.idempotencyKey());
+        if (recorded >= 0) {
+          return Optional.of(Versionstamp.ofVersion(recorded)); // applied before: not again
+        }
+      }
       for (Check check : write.checks()) {
         Row row = live(check.key(), now);
         Versionstamp current = row == null ? null : Versionstamp.ofVersion(row.version());
@@ -119,6 +126,9 @@ public final class MemoryEngine implements KvEngine {
       staged = stage(write.mutations(), commitVersion, stamp, now);
       version = commitVersion;
       staged.forEach(this::apply);
+      if (write.idempotencyKey() != null) {
+        commitIds.record(write.idempotencyKey(), commitVersion, now);
+      }
       for (Enqueue e : write.enqueues()) {
         queue.add(e.payload(), e.deadline().toEpochMilli(), e.keysIfUndelivered(),
             e.effectiveBackoff());

@@ -35,6 +35,17 @@ final class Commits {
 
   static Optional<Applied> apply(Tx tx, AtomicWrite write, Random random) throws SQLException {
     long now = System.currentTimeMillis();
+    String id = write.idempotencyKey();
+    if (id != null) {
+      PreparedStatement find = tx.prepare(tx.sql.findCommitId);
+      find.setString(1, id);
+      try (ResultSet r = find.executeQuery()) {
+        if (r.next()) { // applied before, and answered as it was then
+          return Optional.of(new Applied(Versionstamp.ofVersion(r.getLong(1)), List.of(),
+              Long.MAX_VALUE));
+        }
+      }
+    }
     if (!checksHold(tx, write.checks(), now)) {
       return Optional.empty();
     }
@@ -73,6 +84,13 @@ final class Commits {
     }
     if (earliestExpiry != Long.MAX_VALUE) {
       tx.expiring();
+    }
+    if (id != null) {
+      PreparedStatement add = tx.prepare(tx.sql.addCommitId);
+      add.setString(1, id);
+      add.setLong(2, version);
+      add.setLong(3, now);
+      add.executeUpdate();
     }
     return Optional.of(new Applied(stamp, keys, earliestExpiry));
   }

@@ -55,6 +55,9 @@ final class Pipeline {
 
   /** Whether {@code write} can be sent without reading anything first. */
   static boolean accepts(AtomicWrite write) {
+    if (write.idempotencyKey() != null) {
+      return false; // its key is looked up first (Commits)
+    }
     for (Mutation m : write.mutations()) {
       if (!(m instanceof Mutation.Set) && !(m instanceof Mutation.Delete)) {
         return false;

@@ -204,6 +204,10 @@ public final class PostgresEngine implements KvEngine {
         PreparedStatement prune = tx.prepare(sql.pruneCommitLog);
         prune.setLong(1, System.currentTimeMillis() - commitLogRetentionMs);
         prune.executeUpdate();
+        PreparedStatement pruneIds = tx.prepare(sql.pruneCommitIds);
+        pruneIds.setLong(1, System.currentTimeMillis()
+            - AtomicWrite.IDEMPOTENCY_RETENTION.toMillis());
+        pruneIds.executeUpdate();
         if (!removed.isEmpty()) {
           tx.nextVersion(1);
           tx.changed(removed);

@@ -14,7 +14,7 @@ import java.util.Set;
 /**
  * Creates and upgrades Kvasir's tables in one schema. The tables mirror the SQLite engine's
  * (docs/sqlite.md §3): {@code kv}, {@code data_version}, {@code queue}, {@code
- * queue_running} and {@code migration_state}, plus {@code commit_log}. Many instances may open
+ * queue_running} and {@code migration_state}, plus {@code commit_log} and {@code commit_ids}. Many instances may open
  * the database at once: the whole migration runs in one transaction holding an advisory lock on
  * the schema's name, so one instance migrates and the others then find the work done.
  */
@@ -42,11 +42,17 @@ final class Schema {
       // Ends a pipelined commit whose check failed; the message names the write.
       "create function {s}.check_failed(task integer) returns integer language plpgsql as"
           + " $$ begin raise exception using errcode = 'KV001', message = 'check failed: '"
-          + " || task; end $$"));
+          + " || task; end $$"),
+      List.of(
+          // The idempotency keys of recent commits (AtomicWrite.idempotencyKey) with their
+          // versions, so that a retried write is answered instead of applied twice.
+          "create table {s}.commit_ids (id text primary key, version bigint not null,"
+              + " at_ms bigint not null)",
+          "create index commit_ids_at_ms_idx on {s}.commit_ids (at_ms)"));
 
   static final int VERSION = MIGRATIONS.size();
   private static final Set<String> TABLES = Set.of("kv", "data_version", "queue",
-      "queue_running", "commit_log", "migration_state");
+      "queue_running", "commit_log", "commit_ids", "migration_state");
 
   private Schema() {}
 

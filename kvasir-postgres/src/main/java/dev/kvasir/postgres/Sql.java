@@ -27,6 +27,9 @@ final class Sql {
   final String deleteMany;
   final String findCommit;
   final String pruneCommitLog;
+  final String findCommitId;
+  final String addCommitId;
+  final String pruneCommitIds;
   final String rangeForward;
   final String rangeReverse;
 
@@ -79,6 +82,9 @@ final class Sql {
     deleteMany = "delete from " + kv + " where k = any(?::bytea[])";
     findCommit = "select version from " + s + "commit_log where id = ?";
     pruneCommitLog = "delete from " + s + "commit_log where at_ms < ?";
+    findCommitId = "select version from " + s + "commit_ids where id = ?";
+    addCommitId = "insert into " + s + "commit_ids (id, version, at_ms) values (?, ?, ?)";
+    pruneCommitIds = "delete from " + s + "commit_ids where at_ms < ?";
     String range = "select k, v, v_encoding, version from " + kv
         + " where k >= ? and k < ? and " + live + " order by k";
     rangeForward = range + " limit ?";

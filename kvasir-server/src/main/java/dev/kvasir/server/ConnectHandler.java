@@ -214,8 +214,17 @@ final class ConnectHandler extends Handler.Abstract {
 
   private void atomicWrite(Request request, Response response, Callback callback)
       throws Refused {
-    var write = dataRequest(request, dev.kvasir.connect.proto.AtomicWrite.parser());
-    var output = Wire.atomicWriteOutput(engine.atomicWrite(Wire.atomicWrite(write)));
+    var write = Wire.atomicWrite(dataRequest(request,
+        dev.kvasir.connect.proto.AtomicWrite.parser()));
+    String key = request.getHeaders().get(Wire.IDEMPOTENCY_KEY_HEADER);
+    if (key != null) {
+      try {
+        write = write.withIdempotencyKey(key);
+      } catch (IllegalArgumentException e) {
+        throw new Refused(400, "Invalid " + Wire.IDEMPOTENCY_KEY_HEADER + ": " + e.getMessage());
+      }
+    }
+    var output = Wire.atomicWriteOutput(engine.atomicWrite(write));
     sendProtobuf(response, callback, output.toByteArray());
   }
 

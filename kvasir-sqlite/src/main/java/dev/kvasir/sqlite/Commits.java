@@ -34,6 +34,14 @@ final class Commits {
 
   static Optional<Applied> apply(Tx tx, AtomicWrite write, Random random) throws SQLException {
     long now = System.currentTimeMillis();
+    String id = write.idempotencyKey();
+    if (id != null) {
+      long recorded = recordedVersion(tx, id);
+      if (recorded >= 0) { // applied before, and answered as it was then
+        return Optional.of(new Applied(Versionstamp.ofVersion(recorded), List.of(),
+            Long.MAX_VALUE, false));
+      }
+    }
     for (Check check : write.checks()) {
       Row row = live(tx, check.key(), now);
       Versionstamp current = row == null ? null : Versionstamp.ofVersion(row.version);
@@ -68,6 +76,13 @@ final class Commits {
     earliestExpiry = Math.min(earliestExpiry, setAll(tx, run, version, keys));
     for (Enqueue e : write.enqueues()) {
       enqueue(tx, e);
+    }
+    if (id != null) {
+      PreparedStatement p = tx.prepare(Sql.COMMIT_IDS_ADD);
+      p.setString(1, id);
+      p.setLong(2, version);
+      p.setLong(3, now);
+      p.executeUpdate();
     }
     return Optional.of(new Applied(stamp, keys, earliestExpiry, !write.enqueues().isEmpty()));
   }
@@ -153,6 +168,16 @@ final class Commits {
       }
       return new Row(EncodedValue.stored(r.getInt(2), r.getBytes(1)),
           r.getLong(3));
+    }
+  }
+
+  /** The version recorded for idempotency key {@code id}, or −1; creates the table if needed. */
+  private static long recordedVersion(Tx tx, String id) throws SQLException {
+    tx.execute(Sql.COMMIT_IDS_CREATE);
+    PreparedStatement p = tx.prepare(Sql.COMMIT_IDS_FIND);
+    p.setString(1, id);
+    try (ResultSet r = p.executeQuery()) {
+      return r.next() ? r.getLong(1) : -1;
     }
   }
 }

@@ -45,6 +45,19 @@ final class Sql {
   static final String EARLIEST_EXPIRATION =
       "select expiration_ms from kv where expiration_ms >= 0 order by expiration_ms limit 1";
 
+  /**
+   * Kvasir's own table, beside Deno's (Deno ignores tables it does not know): the idempotency
+   * keys of recent commits ({@code AtomicWrite.idempotencyKey}), created on first use.
+   */
+  static final String COMMIT_IDS_CREATE = "create table if not exists kvasir_commit_ids"
+      + " (id text primary key, version integer not null, at_ms integer not null) without rowid";
+  static final String COMMIT_IDS_FIND = "select version from kvasir_commit_ids where id = ?";
+  static final String COMMIT_IDS_ADD =
+      "insert into kvasir_commit_ids (id, version, at_ms) values (?, ?, ?)";
+  static final String COMMIT_IDS_PRUNE = "delete from kvasir_commit_ids where at_ms < ?";
+  static final String COMMIT_IDS_EXISTS =
+      "select 1 from sqlite_master where type = 'table' and name = 'kvasir_commit_ids'";
+
   static final String QUEUE_ADD = "insert into queue (ts, id, data, backoff_schedule,"
       + " keys_if_undelivered) values(?, ?, ?, ?, ?)";
   static final String QUEUE_NEXT_READY = "select ts, id, data, backoff_schedule,"

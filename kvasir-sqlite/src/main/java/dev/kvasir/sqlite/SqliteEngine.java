@@ -261,13 +261,29 @@ public final class SqliteEngine implements KvEngine {
           tx.bumpVersion(1);
           tx.afterCommit(() -> shared.notifier.changed(removed));
         }
+        pruneCommitIds(tx, now);
         return earliestExpiry(tx);
       });
       // Another process may write expiring rows we never hear of: look again within a minute.
       sweeps.atOrBefore(Math.min(next, System.currentTimeMillis() + EXPIRY_FALLBACK_MS));
     } catch (KvClosedException e) {
       // closing
+    } catch (KvException e) {
+      // A full disk or a lock held too long: try again later rather than never.
+      sweeps.atOrBefore(System.currentTimeMillis() + EXPIRY_FALLBACK_MS);
     }
+  }
+
+  /** Forgets idempotency keys older than the retention, if any write ever recorded one. */
+  private static void pruneCommitIds(Tx tx, long now) throws SQLException {
+    try (var r = tx.prepare(Sql.COMMIT_IDS_EXISTS).executeQuery()) {
+      if (!r.next()) {
+        return;
+      }
+    }
+    var p = tx.prepare(Sql.COMMIT_IDS_PRUNE);
+    p.setLong(1, now - AtomicWrite.IDEMPOTENCY_RETENTION.toMillis());
+    p.executeUpdate();
   }
 
   @Override

@@ -12,9 +12,15 @@ import dev.kvasir.KvU64;
 import dev.kvasir.ListSelector;
 import dev.kvasir.Versionstamp;
 import dev.kvasir.key.Hex;
+import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.spi.Check;
+import dev.kvasir.spi.Mutation;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.value.EncodedValue;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Atomic operations: checks, mutation order, sum/min/max and versionstamps (§4, §3.4). */
@@ -236,5 +242,49 @@ abstract class AtomicContract extends ListContract {
     assertThat(list(ListSelector.prefix(key("log")))).extracting(KvEntry::value)
         .containsExactly("first", "second");
     assertThat(kv.get(key("log", b.versionstamp().toString())).value()).isEqualTo("second");
+  }
+
+  private AtomicWrite increment(KvKey counter, String idempotencyKey) {
+    return new AtomicWrite(List.of(), List.of(new Mutation.Sum(RawKey.of(counter),
+        EncodedValue.of(KvU64.of(1)))), List.of(), idempotencyKey);
+  }
+
+  @Test
+  void idempotencyKey_aRepeatedWrite_isAnsweredWithTheFirstResult_notAppliedAgain() {
+    Optional<Versionstamp> first = engine.atomicWrite(increment(key("n"), "write-1"));
+    kv.set(key("other"), "a commit in between");
+    Optional<Versionstamp> again = engine.atomicWrite(increment(key("n"), "write-1"));
+    assertThat(first).isPresent();
+    assertThat(again).isEqualTo(first);
+    assertThat(kv.get(key("n")).value()).isEqualTo(KvU64.of(1));
+    assertThat(kv.get(key("n")).versionstamp()).isEqualTo(first.get());
+    // Another key is another write.
+    assertThat(engine.atomicWrite(increment(key("n"), "write-2"))).isPresent();
+    assertThat(kv.get(key("n")).value()).isEqualTo(KvU64.of(2));
+  }
+
+  @Test
+  void idempotencyKey_aRepeatedCheckedWrite_thatLanded_isNotReportedAsAFailedCheck() {
+    kv.set(key("a"), 1);
+    KvEntry a = kv.get(key("a"));
+    AtomicWrite write = new AtomicWrite(List.of(new Check(RawKey.of(key("a")),
+        a.versionstamp())), List.of(new Mutation.Set(RawKey.of(key("a")), EncodedValue.of(2),
+        null)), List.of(), "checked-1");
+    Optional<Versionstamp> first = engine.atomicWrite(write);
+    assertThat(first).isPresent();
+    assertThat(engine.atomicWrite(write)).isEqualTo(first);
+    assertThat(kv.get(key("a")).value()).isEqualTo(2.0);
+  }
+
+  @Test
+  void idempotencyKey_ofAWriteWhoseCheckFailed_recordsNothing() {
+    kv.set(key("a"), 1);
+    AtomicWrite write = new AtomicWrite(List.of(new Check(RawKey.of(key("a")), null)),
+        List.of(new Mutation.Set(RawKey.of(key("b")), EncodedValue.of(2), null)), List.of(),
+        "failed-1");
+    assertThat(engine.atomicWrite(write)).isEmpty();
+    kv.delete(key("a"));
+    assertThat(engine.atomicWrite(write)).as("evaluated again, now the check holds").isPresent();
+    assertThat(kv.get(key("b")).value()).isEqualTo(2.0);
   }
 }

@@ -24,6 +24,9 @@ abstract class ContractBase {
   /** The database under test, open for the duration of each test. */
   protected Kv kv;
 
+  /** The engine under {@link #kv}, for what only the SPI offers. */
+  protected KvEngine engine;
+
   /** The directory the current engine was opened in. */
   protected Path engineDir;
 
@@ -46,7 +49,8 @@ abstract class ContractBase {
   void openDatabase() throws Exception {
     engineDir = tempDir.resolve("db" + opened++);
     java.nio.file.Files.createDirectories(engineDir);
-    kv = Kv.of(openEngine(engineDir));
+    engine = openEngine(engineDir);
+    kv = Kv.of(engine);
   }
 
   @AfterEach
