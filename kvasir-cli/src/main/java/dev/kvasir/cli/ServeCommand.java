@@ -54,6 +54,11 @@ final class ServeCommand implements Callable<Integer> {
           + " variable KVASIR_ACCESS_TOKEN, else a new random token, printed once.")
   String accessToken;
 
+  @Option(names = "--max-watches", defaultValue = "10000",
+      description = "The most watch streams open at once; more are refused (HTTP 429)."
+          + " Default: ${DEFAULT-VALUE}")
+  int maxWatches;
+
   @Option(names = "--tls-keystore", description = "Serve HTTPS (h2) with this PKCS12 keystore.")
   Path keystore;
 
@@ -90,7 +95,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     KvServer server;
     try {
-      KvServer.Builder b = KvServer.builder(engine).accessToken(token).host(host).port(port);
+      KvServer.Builder b = KvServer.builder(engine).accessToken(token).host(host).port(port)
+          .maxWatches(maxWatches);
       if (keystore != null) {
         b.tls(keystore, keystorePassword);
       }

@@ -80,9 +80,37 @@ public final class KeyNotifier {
     private final List<RawKey> keys;
     private boolean pending;
     private boolean ended;
+    private volatile Runnable listener;
 
     private Subscription(List<RawKey> keys) {
       this.keys = keys;
+    }
+
+    /**
+     * Calls {@code listener} after every signal and when the subscription ends, from the
+     * signalling thread; at once if a signal is already pending or it ended.
+     */
+    public void listen(Runnable listener) {
+      this.listener = listener;
+      boolean now;
+      synchronized (this) {
+        now = pending || ended;
+      }
+      if (now) {
+        listener.run();
+      }
+    }
+
+    /** Takes a pending signal without waiting: whether there was one. */
+    public synchronized boolean takeChange() {
+      boolean was = pending;
+      pending = false;
+      return was;
+    }
+
+    /** Whether the subscription or the notifier was closed. */
+    public synchronized boolean isEnded() {
+      return ended;
     }
 
     /**
@@ -98,9 +126,15 @@ public final class KeyNotifier {
       return !ended;
     }
 
-    private synchronized void signal() {
-      pending = true;
-      notifyAll();
+    private void signal() {
+      synchronized (this) {
+        pending = true;
+        notifyAll();
+      }
+      Runnable l = listener;
+      if (l != null) {
+        l.run();
+      }
     }
 
     @Override
@@ -108,6 +142,10 @@ public final class KeyNotifier {
       synchronized (this) {
         ended = true;
         notifyAll();
+      }
+      Runnable l = listener;
+      if (l != null) {
+        l.run();
       }
       all.remove(this);
       for (RawKey k : keys) {

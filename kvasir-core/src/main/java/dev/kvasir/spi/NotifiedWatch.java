@@ -28,6 +28,29 @@ public final class NotifiedWatch implements EngineWatch {
       return null;
     }
     first = false;
+    return read();
+  }
+
+  @Override
+  public boolean listen(Runnable listener) {
+    subscription.listen(listener);
+    return true;
+  }
+
+  @Override
+  public List<Optional<RawEntry>> poll() {
+    if (subscription.isEnded()) {
+      return null;
+    }
+    if (!first && !subscription.takeChange()) {
+      return NO_CHANGE;
+    }
+    first = false;
+    return read();
+  }
+
+  /** Every key afresh; null once the engine closed. */
+  private List<Optional<RawEntry>> read() {
     List<List<RawEntry>> read;
     try {
       read = engine.snapshotRead(ranges, Consistency.STRONG);

@@ -64,12 +64,16 @@ final class ConnectHandler extends Handler.Abstract {
   private final UUID databaseId;
   private final Set<Integer> versions;
   private final Duration metadataLifetime;
+  /** The watches that hold a thread each (an engine that cannot call back). */
   private final Set<EngineWatch> watches = ConcurrentHashMap.newKeySet();
+  private final WatchStreams streams = new WatchStreams();
+  private final WatchLimits watchLimits;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean stopping;
 
   ConnectHandler(KvEngine engine, String token, UUID databaseId, Set<Integer> versions,
-      Duration metadataLifetime) {
+      Duration metadataLifetime, WatchLimits watchLimits) {
+    this.watchLimits = watchLimits;
     this.engine = engine;
     this.tokenText = token;
     this.token = token.getBytes(StandardCharsets.UTF_8);
@@ -230,12 +234,28 @@ final class ConnectHandler extends Handler.Abstract {
 
   private void watch(Request request, Response response, Callback callback) throws Refused {
     Watch watch = dataRequest(request, Watch.parser());
-    EngineWatch engineWatch = engine.watch(Wire.watchKeys(watch));
+    var keys = Wire.watchKeys(watch);
+    String connection = request.getConnectionMetaData().getId();
+    String refused = watchLimits.admit(connection);
+    if (refused != null) {
+      throw new Refused(429, refused);
+    }
+    EngineWatch engineWatch;
+    try {
+      engineWatch = engine.watch(keys);
+    } catch (RuntimeException e) {
+      watchLimits.release(connection);
+      throw e;
+    }
+    if (streams.start(engineWatch, response, callback, () -> watchLimits.release(connection))) {
+      return; // no thread waits: the stream runs on change notifications
+    }
     watches.add(engineWatch);
     try {
       WatchStreamer.stream(engineWatch, response, callback);
     } finally {
       watches.remove(engineWatch);
+      watchLimits.release(connection);
     }
   }
 
@@ -245,6 +265,7 @@ final class ConnectHandler extends Handler.Abstract {
    */
   void drain(Duration timeout) throws InterruptedException {
     stopping = true;
+    streams.close();
     watches.forEach(EngineWatch::close);
     long deadline = System.nanoTime() + timeout.toNanos();
     while (inFlight.get() > 0 && System.nanoTime() < deadline) {

@@ -35,6 +35,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The engine stays the caller's: {@link #close()} stops serving and leaves it open.
  */
 public final class KvServer implements AutoCloseable {
+  /** HTTP/2 streams of a connection that its watches may not take: room for its other calls. */
+  private static final int STREAMS_KEPT_FOR_REQUESTS = 32;
+
   private final Server jetty;
   private final ServerConnector connector;
   private final boolean tls;
@@ -56,18 +59,22 @@ public final class KvServer implements AutoCloseable {
       ssl.setKeyStorePassword(b.keystorePassword);
       ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
       alpn.setDefaultProtocol("http/1.1");
+      HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
+      h2.setMaxConcurrentStreams(b.maxStreamsPerConnection);
       connector = new ServerConnector(jetty, new SslConnectionFactory(ssl, alpn.getProtocol()),
-          alpn, new HTTP2ServerConnectionFactory(http), new HttpConnectionFactory(http));
+          alpn, h2, new HttpConnectionFactory(http));
     } else {
-      connector = new ServerConnector(jetty, new HttpConnectionFactory(http),
-          new HTTP2CServerConnectionFactory(http));
+      HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
+      h2c.setMaxConcurrentStreams(b.maxStreamsPerConnection);
+      connector = new ServerConnector(jetty, new HttpConnectionFactory(http), h2c);
     }
     connector.setHost(b.host);
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     jetty.addConnector(connector);
     handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId, b.protocolVersions,
-        b.metadataLifetime);
+        b.metadataLifetime, new WatchLimits(b.maxWatches,
+            Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)));
     jetty.setHandler(handler);
     drainTimeout = b.drainTimeout;
     // close() drains requests itself; Jetty's own graceful stop waits on idle connections too.
@@ -133,6 +140,8 @@ public final class KvServer implements AutoCloseable {
     private Duration idleTimeout = Duration.ofSeconds(30);
     private Duration drainTimeout = Duration.ofSeconds(10);
     private int maxThreads = 256;
+    private int maxWatches = 10_000;
+    private int maxStreamsPerConnection = 1024;
     private Duration metadataLifetime = Duration.ofDays(1);
     private Set<Integer> protocolVersions = Set.copyOf(Metadata.SUPPORTED_VERSIONS);
 
@@ -192,9 +201,35 @@ public final class KvServer implements AutoCloseable {
       return this;
     }
 
-    /** The most requests served at once (watch streams hold one each); default 256. */
+    /** The most requests served at once (watch streams hold none while waiting); default 256. */
     public Builder maxThreads(int threads) {
       this.maxThreads = threads;
+      return this;
+    }
+
+    /**
+     * The most watch streams open at once on the server; past it a watch is refused with 429.
+     * Default 10 000.
+     */
+    public Builder maxWatches(int watches) {
+      if (watches < 1) {
+        throw new IllegalArgumentException("maxWatches must be positive: " + watches);
+      }
+      this.maxWatches = watches;
+      return this;
+    }
+
+    /**
+     * The most HTTP/2 streams one connection may have open at once (Deno sends all of a
+     * process's requests over one connection). Watches may take all but 32 of them, so that
+     * the connection's other requests never wait behind its watches. Default 1024.
+     */
+    public Builder maxStreamsPerConnection(int streams) {
+      if (streams <= STREAMS_KEPT_FOR_REQUESTS) {
+        throw new IllegalArgumentException("maxStreamsPerConnection must be above "
+            + STREAMS_KEPT_FOR_REQUESTS + ": " + streams);
+      }
+      this.maxStreamsPerConnection = streams;
       return this;
     }
 

@@ -16,13 +16,14 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Streams one watch as KV Connect frames (docs/kv-connect.md §7): {@code u32 LE length ‖
- * WatchOutput}, the first a full snapshot, one after every change, and an empty frame every
- * {@link #PING_SECONDS} s so that idle connections stay open. A helper thread waits for changes;
- * the request's thread writes. A client that goes away ends both.
+ * Streams one watch that cannot call back ({@link EngineWatch#listen}, a remote engine's) as KV
+ * Connect frames (docs/kv-connect.md §7): {@code u32 LE length ‖ WatchOutput}, the first a full
+ * snapshot, one after every change, and an empty frame every {@link WatchStreams#PING_SECONDS} s
+ * so that idle connections stay open. A helper thread waits for changes; the request's thread
+ * writes. A client that goes away ends both. Watches that can call back need no thread: see
+ * {@link WatchStreams}.
  */
 final class WatchStreamer {
-  static final int PING_SECONDS = 5;
   private static final List<Optional<RawEntry>> END = List.of();
 
   private WatchStreamer() {}
@@ -47,7 +48,8 @@ final class WatchStreamer {
     waiter.start();
     try (OutputStream out = Content.Sink.asOutputStream(response)) {
       while (true) {
-        List<Optional<RawEntry>> entries = frames.poll(PING_SECONDS, TimeUnit.SECONDS);
+        List<Optional<RawEntry>> entries =
+            frames.poll(WatchStreams.PING_SECONDS, TimeUnit.SECONDS);
         if (entries == END) {
           break;
         }

@@ -305,6 +305,16 @@ public final class SqliteEngine implements KvEngine {
       }
 
       @Override
+      public boolean listen(Runnable listener) {
+        return watch.listen(listener);
+      }
+
+      @Override
+      public List<Optional<RawEntry>> poll() {
+        return state.isClosed() ? null : watch.poll();
+      }
+
+      @Override
       public void close() {
         watches.remove(watch);
         watch.close();
