@@ -27,8 +27,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * API on the same kind of file. Afterwards each counter must equal the increments its clients
  * saw succeed (no lost writes). Prints errors, throughput and p50/p99 latency.
  *
+ * <p>With {@code watches} (remote only), that many watch streams are opened first, each on one
+ * of the items the load sets, each on a connection of its own, and stay open during the load:
+ * the cost of idle and busy watches, as p99 with and without them. Thousands of connections
+ * need file descriptors: raise {@code ulimit -n} first.
+ *
  * <pre>
- * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR remote|embedded [clients] [seconds]
+ * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR remote|embedded [clients] [seconds] [watches]
  * </pre>
  */
 public final class ServerLoad {
@@ -53,11 +58,18 @@ public final class ServerLoad {
     boolean remote = args[1].equals("remote");
     int clients = args.length > 2 ? Integer.parseInt(args[2]) : 64;
     int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 30;
-    System.out.println(run(dir, remote, clients, seconds));
+    int watches = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+    System.out.println(run(dir, remote, clients, seconds, watches));
   }
 
   /** Runs the load on a fresh file in {@code dir}. */
   public static Result run(Path dir, boolean remote, int clients, int seconds)
+      throws Exception {
+    return run(dir, remote, clients, seconds, 0);
+  }
+
+  /** Runs the load on a fresh file in {@code dir} with {@code watches} streams open. */
+  public static Result run(Path dir, boolean remote, int clients, int seconds, int watches)
       throws Exception {
     String path = remote ? "remote" : "embedded";
     Path file = dir.resolve("load-" + path + ".sqlite3");
@@ -73,6 +85,8 @@ public final class ServerLoad {
     for (int i = 0; i < 1000; i++) {
       seed.set(KvKey.of("item", i), Map.of("i", (double) i, "name", "item " + i));
     }
+    WatchClients watchers = watches > 0 ? WatchClients.open(server, TOKEN, watches,
+        i -> KvKey.of("item", i % 1000)) : null;
     AtomicLongArray increments = new AtomicLongArray(COUNTERS);
     AtomicLong errors = new AtomicLong();
     long[][] latencies = new long[clients][];
@@ -124,11 +138,15 @@ public final class ServerLoad {
         kv.close();
       }
     }
+    if (watchers != null) {
+      watchers.close();
+    }
     if (server != null) {
       server.close();
     }
     engine.close();
-    return new Result(path, clients, seconds, total, errors.get(), lost, all[total / 2] / 1e6,
+    return new Result(path + (watches > 0 ? " with " + watches + " watch streams" : ""),
+        clients, seconds, total, errors.get(), lost, all[total / 2] / 1e6,
         all[(int) (total * 0.99)] / 1e6);
   }
 

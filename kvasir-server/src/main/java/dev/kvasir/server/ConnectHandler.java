@@ -259,6 +259,10 @@ final class ConnectHandler extends Handler.Abstract {
     }
   }
 
+  int openWatches() {
+    return watchLimits.open();
+  }
+
   /**
    * Refuses new requests with 503 (clients retry), ends every watch stream (clients reconnect),
    * and waits up to {@code timeout} for the other requests in flight.

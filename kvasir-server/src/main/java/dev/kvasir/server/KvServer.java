@@ -102,6 +102,11 @@ public final class KvServer implements AutoCloseable {
     return (tls ? "https://" : "http://") + host + ":" + port();
   }
 
+  /** How many watch streams are open now. */
+  public int openWatches() {
+    return handler.openWatches();
+  }
+
   public InetSocketAddress address() {
     return new InetSocketAddress(connector.getHost(), port());
   }
