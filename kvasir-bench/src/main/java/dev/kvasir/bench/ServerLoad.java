@@ -28,9 +28,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * saw succeed (no lost writes). Prints errors, throughput and p50/p99 latency.
  *
  * <p>With {@code watches} (remote only), that many watch streams are opened first, each on one
- * of the items the load sets, each on a connection of its own, and stay open during the load:
- * the cost of idle and busy watches, as p99 with and without them. Thousands of connections
- * need file descriptors: raise {@code ulimit -n} first.
+ * of the items the load sets, each on a connection of its own from another process
+ * ({@link WatchClients}), and stay open during the load: the cost of idle and busy watches, as
+ * p99 with and without them.
  *
  * <pre>
  * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR remote|embedded [clients] [seconds] [watches]
@@ -73,7 +73,9 @@ public final class ServerLoad {
       throws Exception {
     String path = remote ? "remote" : "embedded";
     Path file = dir.resolve("load-" + path + ".sqlite3");
-    Files.deleteIfExists(file);
+    for (String suffix : new String[] {"", "-wal", "-shm"}) { // a killed run leaves all three
+      Files.deleteIfExists(Path.of(file + suffix));
+    }
     SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(file.toString()));
     KvServer server = remote ? KvServer.builder(engine).accessToken(TOKEN).port(0).start() : null;
     List<Kv> kvs = new ArrayList<>();
@@ -85,8 +87,7 @@ public final class ServerLoad {
     for (int i = 0; i < 1000; i++) {
       seed.set(KvKey.of("item", i), Map.of("i", (double) i, "name", "item " + i));
     }
-    WatchClients watchers = watches > 0 ? WatchClients.open(server, TOKEN, watches,
-        i -> KvKey.of("item", i % 1000)) : null;
+    WatchClients watchers = watches > 0 ? WatchClients.start(server, TOKEN, watches) : null;
     AtomicLongArray increments = new AtomicLongArray(COUNTERS);
     AtomicLong errors = new AtomicLong();
     long[][] latencies = new long[clients][];

@@ -36,7 +36,9 @@ final class Database {
 
   /**
    * Opens the database. A file that does not exist is created only by commands that write, so
-   * that a mistyped path does not leave an empty database behind.
+   * that a mistyped path does not leave an empty database behind; commands that only read open
+   * a file read-only, so that they work on a read-only file system and while another process
+   * holds the write lock.
    */
   Kv open(boolean writes) {
     if (isFile() && !writes && !Files.exists(Path.of(location))) {
@@ -44,6 +46,9 @@ final class Database {
           + " that write, such as set or import, create it)");
     }
     KvOptions options = KvOptions.defaults();
+    if (isFile() && !writes) {
+      options = options.with("sqlite.readOnly", "true");
+    }
     if (accessToken != null && !accessToken.isEmpty()) {
       options = options.with("accessToken", accessToken);
     }

@@ -34,6 +34,12 @@ final class ListenCommand extends DbCommand {
   @Option(names = "--count", description = "Stop after this many messages.")
   Integer count;
 
+  /** Taking a message off the queue is a write. */
+  @Override
+  boolean writes() {
+    return true;
+  }
+
   @Override
   int run(Kv kv) throws InterruptedException {
     CountDownLatch done = new CountDownLatch(1);

@@ -146,4 +146,42 @@ class CliEdgesIT {
     }
     assertThat(Files.exists(dir.resolve(Database.DEFAULT))).isTrue();
   }
+
+  @Test
+  void readingCommands_workWhileAnotherProcessHoldsTheWriteLock() throws Exception {
+    assertThat(kvasir.run("set", "[\"a\"]", "\"here\"").exit()).isZero();
+    try (Connection holder = DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve(Database.DEFAULT))) {
+      holder.createStatement().execute("begin immediate");
+      Jar.Run get = kvasir.run("get", "[\"a\"]");
+      assertThat(get.exit()).as(get.err()).isZero();
+      assertThat(get.out().strip()).isEqualTo("\"here\"");
+      assertThat(kvasir.run("list").exit()).isZero();
+      holder.createStatement().execute("rollback");
+    }
+  }
+
+  @Test
+  void readingCommands_workOnAReadOnlyFileSystem() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+        "mounting a file system read-only needs root");
+    Path mount = dir.resolve("ro");
+    Files.createDirectories(mount);
+    assertThat(new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
+        mount.toString()).inheritIO().start().waitFor()).isZero();
+    try {
+      String db = mount.resolve("kv.sqlite3").toString();
+      assertThat(kvasir.run("set", "[\"a\"]", "\"here\"", "--db", db).exit()).isZero();
+      assertThat(new ProcessBuilder("mount", "-o", "remount,ro", mount.toString()).inheritIO()
+          .start().waitFor()).isZero();
+      Jar.Run get = kvasir.run("get", "[\"a\"]", "--db", db);
+      assertThat(get.exit()).as(get.err()).isZero();
+      assertThat(get.out().strip()).isEqualTo("\"here\"");
+      Jar.Run set = kvasir.run("set", "[\"b\"]", "1", "--db", db);
+      assertThat(set.exit()).as("writing fails clearly").isEqualTo(Kvasir.DATABASE_ERROR);
+    } finally {
+      new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start()
+          .waitFor(30, TimeUnit.SECONDS);
+    }
+  }
 }

@@ -131,6 +131,10 @@ public final class KeyNotifier {
         pending = true;
         notifyAll();
       }
+      tellListener();
+    }
+
+    private void tellListener() {
       Runnable l = listener;
       if (l != null) {
         l.run();
@@ -143,10 +147,7 @@ public final class KeyNotifier {
         ended = true;
         notifyAll();
       }
-      Runnable l = listener;
-      if (l != null) {
-        l.run();
-      }
+      tellListener();
       all.remove(this);
       for (RawKey k : keys) {
         byKey.computeIfPresent(k, (x, subs) -> {

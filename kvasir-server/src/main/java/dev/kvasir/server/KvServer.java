@@ -68,6 +68,9 @@ public final class KvServer implements AutoCloseable {
       h2c.setMaxConcurrentStreams(b.maxStreamsPerConnection);
       connector = new ServerConnector(jetty, new HttpConnectionFactory(http), h2c);
     }
+    // Room for bursts of new connections (clients reconnecting their watches after a restart);
+    // the JDK's default backlog of 50 drops the rest, and a dropped SYN is retried after 1 s.
+    connector.setAcceptQueueSize(1024);
     connector.setHost(b.host);
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());

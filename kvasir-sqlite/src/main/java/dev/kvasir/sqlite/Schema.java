@@ -97,6 +97,27 @@ final class Schema {
     }
   }
 
+  /**
+   * Verifies, without writing, that the file is a Deno KV database at the current schema, as a
+   * read-only open needs: it cannot create or upgrade the schema.
+   *
+   * @throws KvException naming the file and what to do
+   */
+  static void verifyCurrent(Connection c, String path) throws SQLException {
+    verify(c, path);
+    int level;
+    try {
+      level = level(c, path);
+    } catch (KvException e) {
+      throw new KvException(path + " is not a Deno KV database (it has no schema); a read-only"
+          + " open cannot create one", e);
+    }
+    if (level < LATEST) {
+      throw new KvException(path + " has an older Deno KV schema (level " + level + ", current "
+          + LATEST + "); open it once for writing to upgrade it");
+    }
+  }
+
   /** Applies the missing migrations in one transaction; the caller verified the file first. */
   static void migrate(Connection c, String path) throws SQLException {
     try (Statement s = c.createStatement()) {

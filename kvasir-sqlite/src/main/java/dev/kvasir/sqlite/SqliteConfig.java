@@ -14,11 +14,14 @@ import java.util.Objects;
  *   <li>{@code readers}: read-only connections serving reads in parallel (default 4).
  *   <li>{@code busyTimeout}: how long a commit waits for another process's lock, retrying with
  *       jittered backoff, before it fails (default 5 s, as Deno).
+ *   <li>{@code readOnly}: open without ever writing (default false): no schema upgrade, no
+ *       expiry sweeps, no queue; writes fail. Works on a read-only file system and while
+ *       another process holds the write lock. The file must exist with the current schema.
  * </ul>
  *
  * Through {@link dev.kvasir.Kv#open(String, KvOptions)} the same settings are the options
- * {@code sqlite.synchronous} ({@code OFF|NORMAL|FULL|EXTRA}), {@code sqlite.readers} and
- * {@code sqlite.busyTimeoutMs}.
+ * {@code sqlite.synchronous} ({@code OFF|NORMAL|FULL|EXTRA}), {@code sqlite.readers},
+ * {@code sqlite.busyTimeoutMs} and {@code sqlite.readOnly} ({@code true|false}).
  */
 public final class SqliteConfig {
   /** SQLite's durability levels for WAL mode. */
@@ -28,12 +31,15 @@ public final class SqliteConfig {
   private final Synchronous synchronous;
   private final int readers;
   private final Duration busyTimeout;
+  private final boolean readOnly;
 
-  private SqliteConfig(String path, Synchronous synchronous, int readers, Duration busyTimeout) {
+  private SqliteConfig(String path, Synchronous synchronous, int readers, Duration busyTimeout,
+      boolean readOnly) {
     this.path = path;
     this.synchronous = synchronous;
     this.readers = readers;
     this.busyTimeout = busyTimeout;
+    this.readOnly = readOnly;
   }
 
   /**
@@ -46,7 +52,7 @@ public final class SqliteConfig {
     if (path.isEmpty()) {
       throw new IllegalArgumentException("Filename cannot be empty");
     }
-    return new SqliteConfig(path, Synchronous.FULL, 4, Duration.ofSeconds(5));
+    return new SqliteConfig(path, Synchronous.FULL, 4, Duration.ofSeconds(5), false);
   }
 
   /** The settings of {@code options} applied to {@link #of(String) of(location)}. */
@@ -62,6 +68,12 @@ public final class SqliteConfig {
       }
     }
     c = c.readers(intOption(options, "sqlite.readers", c.readers));
+    String readOnly = options.get("sqlite.readOnly").orElse("false").trim();
+    if (!readOnly.equals("true") && !readOnly.equals("false")) {
+      throw new IllegalArgumentException("sqlite.readOnly must be true or false: received "
+          + readOnly);
+    }
+    c = c.readOnly(readOnly.equals("true"));
     return c.busyTimeout(Duration.ofMillis(
         intOption(options, "sqlite.busyTimeoutMs", (int) c.busyTimeout.toMillis())));
   }
@@ -79,7 +91,8 @@ public final class SqliteConfig {
   }
 
   public SqliteConfig synchronous(Synchronous synchronous) {
-    return new SqliteConfig(path, Objects.requireNonNull(synchronous), readers, busyTimeout);
+    return new SqliteConfig(path, Objects.requireNonNull(synchronous), readers, busyTimeout,
+        readOnly);
   }
 
   /** @throws IllegalArgumentException unless 1 ≤ readers ≤ 64 */
@@ -87,7 +100,7 @@ public final class SqliteConfig {
     if (readers < 1 || readers > 64) {
       throw new IllegalArgumentException("readers must be 1 to 64: received " + readers);
     }
-    return new SqliteConfig(path, synchronous, readers, busyTimeout);
+    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
   }
 
   /** @throws IllegalArgumentException for a negative timeout */
@@ -95,7 +108,16 @@ public final class SqliteConfig {
     if (busyTimeout.isNegative()) {
       throw new IllegalArgumentException("busyTimeout must not be negative: " + busyTimeout);
     }
-    return new SqliteConfig(path, synchronous, readers, busyTimeout);
+    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
+  }
+
+  /** Opens the file without ever writing to it (see the class comment). */
+  public SqliteConfig readOnly(boolean readOnly) {
+    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
+  }
+
+  public boolean readOnly() {
+    return readOnly;
   }
 
   public String path() {
@@ -121,6 +143,6 @@ public final class SqliteConfig {
   @Override
   public String toString() {
     return "SqliteConfig[path=" + path + ", synchronous=" + synchronous + ", readers=" + readers
-        + ", busyTimeout=" + busyTimeout + "]";
+        + ", busyTimeout=" + busyTimeout + (readOnly ? ", readOnly" : "") + "]";
   }
 }

@@ -15,6 +15,7 @@ import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import dev.kvasir.spi.SweepSchedule;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -88,9 +89,16 @@ public final class SqliteEngine implements KvEngine {
   public static SqliteEngine open(SqliteConfig config) {
     Connection first = null;
     try {
-      String url = config.inMemory() ? "jdbc:sqlite::memory:" : "jdbc:sqlite:" + config.path();
-      first = connection(config, url, false);
-      prepare(first, config);
+      boolean readOnly = config.readOnly() && !config.inMemory();
+      String url = config.inMemory() ? "jdbc:sqlite::memory:"
+          : readOnly && onReadOnlyStorage(config.path()) ? immutable(config.path())
+          : "jdbc:sqlite:" + config.path();
+      first = connection(config, url, readOnly);
+      if (readOnly) {
+        Schema.verifyCurrent(first, config.path());
+      } else {
+        prepare(first, config);
+      }
       List<Tx> pool = new ArrayList<>();
       if (!config.inMemory()) {
         for (int i = 0; i < config.readers(); i++) {
@@ -152,6 +160,29 @@ public final class SqliteEngine implements KvEngine {
     return c.createConnection(url);
   }
 
+  private static boolean onReadOnlyStorage(String path) {
+    Path dir = Path.of(path).toAbsolutePath().getParent();
+    return dir != null && Files.isDirectory(dir) && !Files.isWritable(dir);
+  }
+
+  /**
+   * The file as unchangeable: on a read-only file system SQLite cannot create the WAL's shared
+   * memory file, so it must neither lock nor look for a log. Only right when no log holds
+   * commits, which a read-only file system could not apply anyway.
+   */
+  private static String immutable(String path) {
+    Path wal = Path.of(path + "-wal");
+    try {
+      if (Files.exists(wal) && Files.size(wal) > 0) {
+        throw new KvException(path + " has a write-ahead log that cannot be applied on a"
+            + " read-only file system; open it once where it can be written");
+      }
+    } catch (IOException e) {
+      throw new KvException("cannot read " + wal + ": " + e.getMessage(), e);
+    }
+    return "jdbc:sqlite:" + Path.of(path).toAbsolutePath().toUri() + "?immutable=1";
+  }
+
   private static String canonical(SqliteConfig config) {
     if (config.inMemory()) {
       return null;
@@ -174,6 +205,9 @@ public final class SqliteEngine implements KvEngine {
   }
 
   private void start() {
+    if (config.readOnly()) {
+      return; // no sweeps and no queue: both write
+    }
     // Like Deno, sweep at open: rows that expired while the file was closed go at once.
     timer.execute(this::sweep);
     shared.onForeignCommit(rescanExpiry);
@@ -222,6 +256,7 @@ public final class SqliteEngine implements KvEngine {
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
     ensureOpen();
+    ensureWritable();
     Optional<Commits.Applied> applied = writer.execute(tx -> {
       Optional<Commits.Applied> a = Commits.apply(tx, write, random);
       a.ifPresent(done -> tx.afterCommit(() -> committed(done)));
@@ -289,6 +324,7 @@ public final class SqliteEngine implements KvEngine {
   @Override
   public DequeuedMessage dequeueNext() throws InterruptedException {
     ensureOpen();
+    ensureWritable();
     return queue.dequeueNext();
   }
 
@@ -324,6 +360,12 @@ public final class SqliteEngine implements KvEngine {
 
   boolean isClosed() {
     return state.isClosed();
+  }
+
+  private void ensureWritable() {
+    if (config.readOnly()) {
+      throw new KvException(config.path() + " was opened read-only (sqlite.readOnly)");
+    }
   }
 
   void ensureOpen() {
