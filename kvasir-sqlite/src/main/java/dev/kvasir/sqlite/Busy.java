@@ -1,6 +1,7 @@
 package dev.kvasir.sqlite;
 
 import dev.kvasir.KvException;
+import dev.kvasir.KvUnavailableException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -41,9 +42,10 @@ final class Busy {
       throw failure;
     }
     if (System.nanoTime() >= deadline) {
-      throw new KvException(what + ": the database is locked by another process; gave up"
-          + " after " + timeout.toMillis() + " ms (raise sqlite.busyTimeoutMs to wait longer)",
-          failure);
+      // Unavailable, as a full disk: the same work succeeds once the other process lets go.
+      throw new KvUnavailableException(what + ": the database is locked by another process;"
+          + " gave up after " + timeout.toMillis() + " ms (raise sqlite.busyTimeoutMs to wait"
+          + " longer)", false, failure);
     }
     long cap = Math.min(100, 5L << Math.min(attempt++, 5));
     sleep(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvException;
+import dev.kvasir.KvUnavailableException;
 import dev.kvasir.KvKey;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -72,7 +72,7 @@ class BusyTest {
   void open_pastTheBusyTimeout_failsClearly_andLeavesTheFileUnchanged() throws Exception {
     try (Connection holder = lockHolder()) {
       assertThatThrownBy(() -> open(Duration.ofMillis(300)))
-          .isInstanceOf(KvException.class)
+          .isInstanceOf(KvUnavailableException.class)
           .hasMessageContaining("cannot open")
           .hasMessageContaining("locked by another process; gave up after 300 ms");
       holder.createStatement().execute("rollback");
@@ -100,7 +100,7 @@ class BusyTest {
   void commit_pastTheBusyTimeout_failsClearly_andChangesNothing() throws Exception {
     try (Kv kv = open(Duration.ofMillis(300)); Connection holder = lockHolder()) {
       assertThatThrownBy(() -> kv.set(KvKey.of("k"), 1))
-          .isInstanceOf(KvException.class)
+          .isInstanceOf(KvUnavailableException.class)
           .hasMessageContaining("locked by another process; gave up after 300 ms");
       holder.createStatement().execute("rollback");
       assertThat(kv.get(KvKey.of("k")).exists()).isFalse();
