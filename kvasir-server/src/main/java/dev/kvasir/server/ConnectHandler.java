@@ -16,8 +16,6 @@ import dev.kvasir.connect.proto.SnapshotRead;
 import dev.kvasir.connect.proto.Watch;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -27,6 +25,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -68,12 +69,14 @@ final class ConnectHandler extends Handler.Abstract {
   private final Set<EngineWatch> watches = ConcurrentHashMap.newKeySet();
   private final WatchStreams streams = new WatchStreams();
   private final WatchLimits watchLimits;
+  private final Duration bodyDeadline;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean stopping;
 
   ConnectHandler(KvEngine engine, String token, UUID databaseId, Set<Integer> versions,
-      Duration metadataLifetime, WatchLimits watchLimits) {
+      Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline) {
     this.watchLimits = watchLimits;
+    this.bodyDeadline = bodyDeadline;
     this.engine = engine;
     this.tokenText = token;
     this.token = token.getBytes(StandardCharsets.UTF_8);
@@ -93,29 +96,102 @@ final class ConnectHandler extends Handler.Abstract {
     }
   }
 
+  /** A step of a request that may refuse it. */
+  private interface Step {
+    void run() throws Refused;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     String path = Request.getPathInContext(request);
     inFlight.incrementAndGet();
+    boolean reading = false;
     try {
-      if (stopping) {
-        throw new KvClosedException();
+      reading = answer(path, response, callback, () -> {
+        if (stopping) {
+          throw new KvClosedException();
+        }
+        if (!path.equals("/") && !path.startsWith("/v2/")) {
+          throw new Refused(404, "Resource not found.");
+        }
+        if (!HttpMethod.POST.is(request.getMethod())) {
+          response.getHeaders().put(HttpHeader.ALLOW, "POST");
+          throw new Refused(405, "KV Connect endpoints take POST requests only.");
+        }
+        authorize(request);
+        int max = path.equals("/") ? MAX_METADATA_BYTES : MAX_DATA_BYTES;
+        if (request.getLength() > max) {
+          throw new Refused(413, "The request body is too large: " + request.getLength()
+              + " bytes (max " + max + ").");
+        }
+      });
+      if (reading) {
+        readBody(path, request, response, callback);
       }
-      if (!path.equals("/") && !path.startsWith("/v2/")) {
-        throw new Refused(404, "Resource not found.");
+    } finally {
+      if (!reading) {
+        inFlight.decrementAndGet();
       }
-      if (!HttpMethod.POST.is(request.getMethod())) {
-        response.getHeaders().put(HttpHeader.ALLOW, "POST");
-        throw new Refused(405, "KV Connect endpoints take POST requests only.");
-      }
-      authorize(request);
-      switch (path) {
-        case "/" -> metadata(request, response, callback);
-        case "/v2/snapshot_read" -> snapshotRead(request, response, callback);
-        case "/v2/atomic_write" -> atomicWrite(request, response, callback);
-        case "/v2/watch" -> watch(request, response, callback);
-        default -> throw new Refused(404, "Resource not found.");
-      }
+    }
+    return true;
+  }
+
+  /**
+   * Reads the body without holding a thread while bytes trickle in, up to the body deadline
+   * (a client that sends too slowly gets 408), then serves the request.
+   */
+  private void readBody(String path, Request request, Response response, Callback callback) {
+    int max = path.equals("/") ? MAX_METADATA_BYTES : MAX_DATA_BYTES;
+    Content.Source.asByteArrayAsync(request, max)
+        .orTimeout(bodyDeadline.toMillis(), TimeUnit.MILLISECONDS)
+        .whenComplete((body, failure) -> {
+          try {
+            answer(path, response, callback, () -> {
+              if (failure != null) {
+                throw refusedBody(failure, max);
+              }
+              serve(path, request, response, callback, body);
+            });
+          } finally {
+            inFlight.decrementAndGet();
+          }
+        });
+  }
+
+  private Refused refusedBody(Throwable failure, int max) {
+    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
+    if (cause instanceof TimeoutException) {
+      return new Refused(408, "The request body did not arrive within "
+          + bodyDeadline.toSeconds() + " s.");
+    }
+    if (cause instanceof IllegalArgumentException || cause instanceof IllegalStateException) {
+      return new Refused(413, "The request body is too large (max " + max + " bytes).");
+    }
+    return new Refused(400, "The request body could not be read: " + cause.getMessage());
+  }
+
+  private void serve(String path, Request request, Response response, Callback callback,
+      byte[] body) throws Refused {
+    switch (path) {
+      case "/" -> metadata(request, response, callback, body);
+      case "/v2/snapshot_read" -> snapshotRead(request, response, callback, body);
+      case "/v2/atomic_write" -> atomicWrite(request, response, callback, body);
+      case "/v2/watch" -> watch(request, response, callback, body);
+      default -> throw new Refused(404, "Resource not found.");
+    }
+  }
+
+  /**
+   * Runs {@code step}, answering its refusal or failure with the status it calls for: the one
+   * table from exceptions to HTTP statuses.
+   *
+   * @return whether the step went through (nothing was answered)
+   */
+  private boolean answer(String path, Response response, Callback callback, Step step) {
+    try {
+      step.run();
+      return true;
     } catch (Refused r) {
       send(response, callback, r.status, r.getMessage());
     } catch (KvTypeException e) {
@@ -140,10 +216,8 @@ final class ConnectHandler extends Handler.Abstract {
     } catch (RuntimeException e) {
       LOG.error("{} failed", path, e);
       send(response, callback, 500, "An internal server error occurred.");
-    } finally {
-      inFlight.decrementAndGet();
     }
-    return true;
+    return false;
   }
 
   private void authorize(Request request) throws Refused {
@@ -169,9 +243,9 @@ final class ConnectHandler extends Handler.Abstract {
     }
   }
 
-  private void metadata(Request request, Response response, Callback callback)
+  private void metadata(Request request, Response response, Callback callback, byte[] bytes)
       throws Refused {
-    String body = new String(body(request, MAX_METADATA_BYTES), StandardCharsets.UTF_8);
+    String body = new String(bytes, StandardCharsets.UTF_8);
     if (body.isBlank()) {
       throw new Refused(400, "The metadata request needs a body such as"
           + " {\"supportedVersions\":[1,2,3]}.");
@@ -200,25 +274,25 @@ final class ConnectHandler extends Handler.Abstract {
   }
 
   /** The data-path request's message: database id checked, body bounded, then parsed. */
-  private <T> T dataRequest(Request request, Parser<T> parser) throws Refused {
+  private <T> T dataRequest(Request request, byte[] body, Parser<T> parser) throws Refused {
     checkDatabaseId(request);
     try {
-      return parser.parseFrom(body(request, MAX_DATA_BYTES));
+      return parser.parseFrom(body);
     } catch (InvalidProtocolBufferException e) {
       throw new Refused(400, "Request protobuf is invalid: " + e.getMessage() + ".");
     }
   }
 
-  private void snapshotRead(Request request, Response response, Callback callback)
+  private void snapshotRead(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
-    var ranges = Wire.readRanges(dataRequest(request, SnapshotRead.parser()));
+    var ranges = Wire.readRanges(dataRequest(request, body, SnapshotRead.parser()));
     var output = Wire.snapshotReadOutput(engine.snapshotRead(ranges, Consistency.STRONG));
     sendProtobuf(response, callback, output.toByteArray());
   }
 
-  private void atomicWrite(Request request, Response response, Callback callback)
+  private void atomicWrite(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
-    var write = Wire.atomicWrite(dataRequest(request,
+    var write = Wire.atomicWrite(dataRequest(request, body,
         dev.kvasir.connect.proto.AtomicWrite.parser()));
     String key = request.getHeaders().get(Wire.IDEMPOTENCY_KEY_HEADER);
     if (key != null) {
@@ -232,8 +306,9 @@ final class ConnectHandler extends Handler.Abstract {
     sendProtobuf(response, callback, output.toByteArray());
   }
 
-  private void watch(Request request, Response response, Callback callback) throws Refused {
-    Watch watch = dataRequest(request, Watch.parser());
+  private void watch(Request request, Response response, Callback callback, byte[] body)
+      throws Refused {
+    Watch watch = dataRequest(request, body, Watch.parser());
     var keys = Wire.watchKeys(watch);
     String connection = request.getConnectionMetaData().getId();
     String refused = watchLimits.admit(connection);
@@ -274,24 +349,6 @@ final class ConnectHandler extends Handler.Abstract {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (inFlight.get() > 0 && System.nanoTime() < deadline) {
       Thread.sleep(10);
-    }
-  }
-
-  /** The body, refused with 413 beyond {@code max} bytes before more is read. */
-  private static byte[] body(Request request, int max) throws Refused {
-    long declared = request.getLength();
-    if (declared > max) {
-      throw new Refused(413, "The request body is too large: " + declared + " bytes (max "
-          + max + ").");
-    }
-    try (InputStream in = Content.Source.asInputStream(request)) {
-      byte[] body = in.readNBytes(max + 1);
-      if (body.length > max) {
-        throw new Refused(413, "The request body is too large (max " + max + " bytes).");
-      }
-      return body;
-    } catch (IOException e) {
-      throw new Refused(400, "The request body could not be read: " + e.getMessage());
     }
   }
 

@@ -77,7 +77,7 @@ public final class KvServer implements AutoCloseable {
     jetty.addConnector(connector);
     handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId, b.protocolVersions,
         b.metadataLifetime, new WatchLimits(b.maxWatches,
-            Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)));
+            Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline);
     jetty.setHandler(handler);
     drainTimeout = b.drainTimeout;
     // close() drains requests itself; Jetty's own graceful stop waits on idle connections too.
@@ -150,6 +150,7 @@ public final class KvServer implements AutoCloseable {
     private int maxThreads = 256;
     private int maxWatches = 10_000;
     private int maxStreamsPerConnection = 1024;
+    private Duration bodyDeadline = Duration.ofSeconds(10);
     private Duration metadataLifetime = Duration.ofDays(1);
     private Set<Integer> protocolVersions = Set.copyOf(Metadata.SUPPORTED_VERSIONS);
 
@@ -200,6 +201,18 @@ public final class KvServer implements AutoCloseable {
      */
     public Builder metadataLifetime(Duration lifetime) {
       this.metadataLifetime = Objects.requireNonNull(lifetime);
+      return this;
+    }
+
+    /**
+     * How long a client may take to send a request body (read without holding a thread);
+     * slower ones get 408. Default 10 s.
+     */
+    public Builder bodyDeadline(Duration deadline) {
+      if (deadline.isNegative() || deadline.isZero()) {
+        throw new IllegalArgumentException("bodyDeadline must be positive: " + deadline);
+      }
+      this.bodyDeadline = deadline;
       return this;
     }
 
