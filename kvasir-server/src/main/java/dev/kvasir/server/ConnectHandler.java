@@ -119,7 +119,7 @@ final class ConnectHandler extends Handler.Abstract {
           throw new Refused(405, "KV Connect endpoints take POST requests only.");
         }
         authorize(request);
-        int max = path.equals("/") ? MAX_METADATA_BYTES : MAX_DATA_BYTES;
+        int max = maxBody(path);
         if (request.getLength() > max) {
           throw new Refused(413, "The request body is too large: " + request.getLength()
               + " bytes (max " + max + ").");
@@ -141,7 +141,7 @@ final class ConnectHandler extends Handler.Abstract {
    * (a client that sends too slowly gets 408), then serves the request.
    */
   private void readBody(String path, Request request, Response response, Callback callback) {
-    int max = path.equals("/") ? MAX_METADATA_BYTES : MAX_DATA_BYTES;
+    int max = maxBody(path);
     Content.Source.asByteArrayAsync(request, max)
         .orTimeout(bodyDeadline.toMillis(), TimeUnit.MILLISECONDS)
         .whenComplete((body, failure) -> {
@@ -156,6 +156,10 @@ final class ConnectHandler extends Handler.Abstract {
             inFlight.decrementAndGet();
           }
         });
+  }
+
+  private static int maxBody(String path) {
+    return path.equals("/") ? MAX_METADATA_BYTES : MAX_DATA_BYTES;
   }
 
   private Refused refusedBody(Throwable failure, int max) {

@@ -25,7 +25,7 @@ final class StorageFault {
         || primary == SQLITE_NOMEM;
   }
 
-  /** The caller's error for {@code e}; {@code applied} says whether the work may have stuck. */
+  /** The caller's error for {@code e}; {@code maybeApplied}: whether the work may have stuck. */
   static KvUnavailableException unavailable(String path, SQLException e, boolean maybeApplied) {
     String what = (e.getErrorCode() & 0xff) == SQLITE_FULL
         ? "the disk holding " + path + " is full"
