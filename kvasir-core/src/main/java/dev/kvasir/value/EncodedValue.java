@@ -1,6 +1,5 @@
 package dev.kvasir.value;
 
-import dev.kvasir.KvDecodeException;
 import dev.kvasir.KvU64;
 import dev.kvasir.key.Hex;
 import java.util.Arrays;
@@ -40,12 +39,8 @@ public final class EncodedValue {
    */
   public static EncodedValue stored(int code, byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
-    for (ValueEncoding e : ValueEncoding.values()) {
-      if (e.code() == code) {
-        return new EncodedValue(e, bytes);
-      }
-    }
-    return new EncodedValue(code, bytes);
+    ValueEncoding known = ValueEncoding.find(code);
+    return known != null ? new EncodedValue(known, bytes) : new EncodedValue(code, bytes);
   }
 
   /** Stored bytes as read from an engine (copied). */
@@ -97,10 +92,7 @@ public final class EncodedValue {
    * @throws dev.kvasir.KvDecodeException if the stored encoding number is not one Deno defines
    */
   public ValueEncoding encoding() {
-    if (encoding == null) {
-      throw new KvDecodeException("The value encoding " + code + " is unknown");
-    }
-    return encoding;
+    return encoding != null ? encoding : ValueEncoding.ofCode(code); // throws for the unknown
   }
 
   /** Whether the value has encoding {@code e} (false for an unknown encoding; never throws). */

@@ -28,11 +28,20 @@ public enum ValueEncoding {
    * @throws KvDecodeException for a code Deno does not define
    */
   public static ValueEncoding ofCode(int code) {
+    ValueEncoding e = find(code);
+    if (e == null) {
+      throw new KvDecodeException("The value encoding " + code + " is unknown");
+    }
+    return e;
+  }
+
+  /** The encoding with this code, or {@code null} for a code Deno does not define. */
+  public static ValueEncoding find(int code) {
     for (ValueEncoding e : ALL) {
       if (e.code == code) {
         return e;
       }
     }
-    throw new KvDecodeException("The value encoding " + code + " is unknown");
+    return null;
   }
 }
