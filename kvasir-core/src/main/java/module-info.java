@@ -1,6 +1,7 @@
 /**
  * Kvasir's public API ({@code Kv}, keys, values, atomic operations), the key and V8 codecs,
- * the engine SPI and the in-memory engine. Engines in other modules are found through
+ * the engine SPI (the contract), the engine toolkit (Deno's rules written once, for engines to
+ * build on) and the in-memory engine. Engines in other modules are found through
  * {@link dev.kvasir.spi.EngineProvider} services, so an application that requires only this
  * module opens any engine on its module path.
  */
@@ -9,10 +10,8 @@ module dev.kvasir.core {
   exports dev.kvasir.key;
   exports dev.kvasir.value;
   exports dev.kvasir.spi;
+  exports dev.kvasir.engine;
   exports dev.kvasir.memory;
-
-  // The JDBC helpers in dev.kvasir.spi that the SQLite and PostgreSQL engines share.
-  requires transitive java.sql;
 
   uses dev.kvasir.spi.EngineProvider;
 

@@ -3,6 +3,7 @@ module dev.kvasir.postgres {
   exports dev.kvasir.postgres;
 
   requires transitive dev.kvasir.core;
+  requires dev.kvasir.jdbc;
   requires transitive java.sql;
   requires org.postgresql.jdbc;
   requires com.zaxxer.hikari;

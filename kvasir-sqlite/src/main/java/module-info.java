@@ -3,6 +3,7 @@ module dev.kvasir.sqlite {
   exports dev.kvasir.sqlite;
 
   requires transitive dev.kvasir.core;
+  requires dev.kvasir.jdbc;
   requires java.sql;
   requires org.xerial.sqlitejdbc;
 

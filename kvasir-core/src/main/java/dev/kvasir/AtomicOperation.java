@@ -51,7 +51,7 @@ public final class AtomicOperation {
   /** Requires the key's versionstamp to be {@code versionstamp}; {@code null}: must not exist. */
   public AtomicOperation check(KvKey key, Versionstamp versionstamp) {
     Limits.checkWriteKey(key);
-    checks.add(new Check(RawKey.of(key), versionstamp));
+    checks.add(new Check(key.raw(), versionstamp));
     return this;
   }
 
@@ -64,7 +64,7 @@ public final class AtomicOperation {
   public AtomicOperation set(KvKey key, Object value, Duration expireIn) {
     Limits.checkWriteKey(key);
     EncodedValue encoded = encode(value);
-    mutations.add(new Mutation.Set(RawKey.of(key), encoded, expireAt(expireIn)));
+    mutations.add(new Mutation.Set(key.raw(), encoded, expireAt(expireIn)));
     return this;
   }
 
@@ -81,21 +81,21 @@ public final class AtomicOperation {
     Limits.checkVersionstampedPrefix(prefix);
     EncodedValue encoded = encode(value);
     mutations.add(
-        new Mutation.SetVersionstampedKey(RawKey.of(prefix), encoded, expireAt(expireIn)));
+        new Mutation.SetVersionstampedKey(prefix.raw(), encoded, expireAt(expireIn)));
     return this;
   }
 
   /** Deletes {@code key}; a missing key is fine. */
   public AtomicOperation delete(KvKey key) {
     Limits.checkWriteKey(key);
-    mutations.add(new Mutation.Delete(RawKey.of(key)));
+    mutations.add(new Mutation.Delete(key.raw()));
     return this;
   }
 
   /** Adds {@code n} to the u64 at {@code key} (missing: {@code n}), modulo 2^64. */
   public AtomicOperation sum(KvKey key, KvU64 n) {
     Limits.checkWriteKey(key);
-    mutations.add(new Mutation.Sum(RawKey.of(key), EncodedValue.of(n)));
+    mutations.add(new Mutation.Sum(key.raw(), EncodedValue.of(n)));
     return this;
   }
 
@@ -113,14 +113,14 @@ public final class AtomicOperation {
     Limits.checkWriteKey(key);
     Object operand = n instanceof BigInteger ? n : Double.valueOf(n.doubleValue());
     mutations.add(new Mutation.Sum(
-        RawKey.of(key), EncodedValue.wrap(ValueEncoding.V8, V8.serialize(operand))));
+        key.raw(), EncodedValue.wrap(ValueEncoding.V8, V8.serialize(operand))));
     return this;
   }
 
   /** Keeps the unsigned minimum of the u64 at {@code key} and {@code n} (missing: {@code n}). */
   public AtomicOperation min(KvKey key, KvU64 n) {
     Limits.checkWriteKey(key);
-    mutations.add(new Mutation.Min(RawKey.of(key), EncodedValue.of(n)));
+    mutations.add(new Mutation.Min(key.raw(), EncodedValue.of(n)));
     return this;
   }
 
@@ -131,7 +131,7 @@ public final class AtomicOperation {
   /** Keeps the unsigned maximum of the u64 at {@code key} and {@code n} (missing: {@code n}). */
   public AtomicOperation max(KvKey key, KvU64 n) {
     Limits.checkWriteKey(key);
-    mutations.add(new Mutation.Max(RawKey.of(key), EncodedValue.of(n)));
+    mutations.add(new Mutation.Max(key.raw(), EncodedValue.of(n)));
     return this;
   }
 
@@ -151,7 +151,7 @@ public final class AtomicOperation {
     List<RawKey> keys = new ArrayList<>();
     for (KvKey k : options.keysIfUndelivered()) {
       Limits.checkDeadLetterKey(k.encodedLength());
-      keys.add(RawKey.of(k));
+      keys.add(k.raw());
     }
     enqueues.add(new Enqueue(EncodedValue.wrap(ValueEncoding.V8, payload),
         Instant.now().plus(options.delay()), keys, options.backoffSchedule()));

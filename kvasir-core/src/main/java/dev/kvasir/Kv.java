@@ -1,22 +1,17 @@
 package dev.kvasir;
 
 import dev.kvasir.spi.AtomicWrite;
-import dev.kvasir.spi.EngineProvider;
+import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
-import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 
 /**
  * A Deno KV database: typed keys and JS values over any storage engine.
@@ -54,21 +49,10 @@ public final class Kv implements AutoCloseable {
    * SQLite, {@code http(s)://} for KV Connect, {@code postgresql://}).
    *
    * @throws KvException naming the engines found if none takes the location
+   * @see Engines
    */
   public static Kv open(String location, KvOptions options) {
-    List<EngineProvider> providers = new ArrayList<>();
-    ServiceLoader.load(EngineProvider.class, Kv.class.getClassLoader()).forEach(providers::add);
-    Optional<EngineProvider> chosen = providers.stream()
-        .filter(p -> p.priority(location) >= 0)
-        .max(Comparator.comparingInt(p -> p.priority(location)));
-    if (chosen.isEmpty()) {
-      String found = providers.stream()
-          .map(p -> p.name() + " (" + p.locations() + ")")
-          .collect(Collectors.joining(", "));
-      throw new KvException("no engine opens '" + location + "'; engines found: "
-          + (found.isEmpty() ? "none" : found));
-    }
-    return new Kv(chosen.get().open(location, options));
+    return new Kv(Engines.open(location, options));
   }
 
   /** A database over an engine built by hand; the {@code Kv} owns and closes it. */
@@ -96,7 +80,7 @@ public final class Kv implements AutoCloseable {
     for (int i = 0; i < ranges.length; i++) {
       KvKey k = keys.get(i);
       Limits.checkReadKey(k);
-      ranges[i] = ReadRange.single(RawKey.of(k));
+      ranges[i] = ReadRange.single(k.raw());
     }
     // An immutable list, as a list's batches pass too: engines then see one list class, and
     // the JIT need not compile their read path twice.
@@ -189,7 +173,7 @@ public final class Kv implements AutoCloseable {
     ensureOpen();
     List<KvKey> copy = watchedKeys(keys);
     WatchStream stream =
-        new WatchStream(this, copy, engine.watch(copy.stream().map(RawKey::of).toList()));
+        new WatchStream(this, copy, engine.watch(copy.stream().map(KvKey::raw).toList()));
     watches.add(stream);
     if (closed.get()) {
       stream.close();

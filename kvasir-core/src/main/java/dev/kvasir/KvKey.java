@@ -1,6 +1,7 @@
 package dev.kvasir;
 
 import dev.kvasir.key.KeyCodec;
+import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.JsFormat;
 import java.util.Arrays;
 import java.util.Collections;
@@ -84,6 +85,11 @@ public final class KvKey implements Comparable<KvKey> {
   /** The encoded key; a fresh copy on each call. */
   public byte[] encode() {
     return encoded.clone();
+  }
+
+  /** The encoded key as engines take it ({@link RawKey}), sharing this key's bytes. */
+  public RawKey raw() {
+    return RawKey.wrap(encoded);
   }
 
   /** Length of {@link #encode()} in bytes, without copying. */

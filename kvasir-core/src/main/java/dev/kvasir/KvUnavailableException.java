@@ -16,6 +16,12 @@ public class KvUnavailableException extends KvException {
     this.maybeApplied = maybeApplied;
   }
 
+  /** Always true: the cause is transient. */
+  @Override
+  public boolean isRetryable() {
+    return true;
+  }
+
   /** Whether the failed operation may nevertheless have taken effect. */
   public boolean maybeApplied() {
     return maybeApplied;

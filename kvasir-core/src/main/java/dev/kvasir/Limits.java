@@ -173,7 +173,7 @@ public final class Limits {
     }
     for (Mutation m : write.mutations()) {
       int keyLength = m.key().length();
-      checkWriteKeyLength(m instanceof Mutation.SetVersionstampedKey
+      checkWriteKeyLength(m.kind() == Mutation.Kind.SET_VERSIONSTAMPED_KEY
           ? keyLength + VERSIONSTAMP_SUFFIX_BYTES : keyLength);
       total += keyLength;
       int valueLength = valueLength(m);
@@ -204,22 +204,7 @@ public final class Limits {
   }
 
   private static int valueLength(Mutation m) {
-    if (m instanceof Mutation.Set s) {
-      return s.value().size();
-    }
-    if (m instanceof Mutation.SetVersionstampedKey s) {
-      return s.value().size();
-    }
-    if (m instanceof Mutation.Sum s) {
-      return s.operand().size();
-    }
-    if (m instanceof Mutation.Min s) {
-      return s.operand().size();
-    }
-    if (m instanceof Mutation.Max s) {
-      return s.operand().size();
-    }
-    return -1;
+    return m.value() == null ? -1 : m.value().size();
   }
 
   private static void checkWriteKeyLength(int length) {

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
  * {@link Kvasir}.
  */
 abstract class DbCommand implements Callable<Integer> {
-  @Mixin Database db;
+  @Mixin DatabaseOption db;
   @Spec CommandSpec spec;
   @ParentCommand Kvasir root;
 

@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
 final class DeleteCommand extends DbCommand {
   @Parameters(paramLabel = "KEY", arity = "1..*") List<KvKey> keys;
 
-  @Mixin Check check;
+  @Mixin CheckOption check;
 
   @Override
   boolean writes() {

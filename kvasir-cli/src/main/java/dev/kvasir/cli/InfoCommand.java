@@ -6,10 +6,11 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
 import dev.kvasir.Versionstamp;
-import dev.kvasir.postgres.PostgresConfig;
+import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -36,13 +37,12 @@ final class InfoCommand extends DbCommand {
           }
         });
     ObjectNode info = Render.JSON.createObjectNode();
-    info.put("engine", db.isRemote() ? "KV Connect" : db.isPostgres() ? "PostgreSQL"
-        : db.isFile() ? "SQLite" : "memory");
-    info.put("location", db.isFile()
-        ? Path.of(db.location).toAbsolutePath().normalize().toString()
-        : PostgresConfig.redact(db.location));
-    if (db.isFile()) {
-      info.put("bytes", fileBytes(Path.of(db.location)));
+    EngineProvider engine = db.engine();
+    info.put("engine", engine.displayName());
+    info.put("location", engine.describe(db.location));
+    List<Path> files = engine.files(db.location);
+    if (!files.isEmpty()) {
+      info.put("bytes", fileBytes(files));
     }
     info.put("entries", entries[0]);
     if (listing.corrupt() > 0) {
@@ -58,11 +58,10 @@ final class InfoCommand extends DbCommand {
     return listing.exitCode(false);
   }
 
-  /** The database file with its write-ahead log and shared-memory index. */
-  private static long fileBytes(Path file) throws IOException {
+  /** The files that hold the database, those that exist. */
+  private static long fileBytes(List<Path> files) throws IOException {
     long total = 0;
-    for (String suffix : new String[] {"", "-wal", "-shm"}) {
-      Path p = Path.of(file + suffix);
+    for (Path p : files) {
       if (Files.exists(p)) {
         total += Files.size(p);
       }

@@ -3,20 +3,21 @@ package dev.kvasir.cli;
 import dev.kvasir.Kv;
 import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
+import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.ShardLimitException;
-import dev.kvasir.dag.store.CorruptBlockException;
-import dev.kvasir.dag.store.MissingBlockException;
-import java.io.IOException;
-import java.io.OutputStreamWriter;
+import dev.kvasir.dag.cbor.DagCborException;
+import dev.kvasir.dag.cid.CidFormatException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code kvasir} command. Exit codes: 0 ok, 1 the operation did not happen (a failed check,
@@ -49,7 +50,7 @@ public final class Kvasir {
   private static final AtomicReference<Runnable> ON_INTERRUPT = new AtomicReference<>();
 
   /** The shell's open database, which its commands use instead of opening their own. */
-  record Session(Kv kv, Database db) {}
+  record Session(Kv kv, DatabaseOption db) {}
 
   private final Session session;
 
@@ -111,16 +112,16 @@ public final class Kvasir {
         || e instanceof dev.kvasir.KvTypeException || e instanceof ShardLimitException) {
       return FAILED;
     }
-    if (e instanceof IllegalArgumentException) {
-      return USAGE;
+    if (e instanceof IllegalArgumentException || e instanceof CidFormatException
+        || e instanceof DagCborException) {
+      return USAGE; // a value or CID given on the command line
     }
     return DATABASE_ERROR;
   }
 
   private static String message(Exception e) {
     if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException
-        || e instanceof ShardLimitException || e instanceof CorruptBlockException
-        || e instanceof MissingBlockException || e instanceof IOException
+        || e instanceof DagException || e instanceof IOException
         || e instanceof UncheckedIOException) {
       return e.getMessage();
     }

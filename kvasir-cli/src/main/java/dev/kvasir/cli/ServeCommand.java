@@ -1,12 +1,11 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.KvException;
-import dev.kvasir.postgres.PostgresConfig;
-import dev.kvasir.postgres.PostgresEngine;
+import dev.kvasir.KvOptions;
 import dev.kvasir.server.KvServer;
+import dev.kvasir.spi.EngineProvider;
+import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
-import dev.kvasir.sqlite.SqliteConfig;
-import dev.kvasir.sqlite.SqliteEngine;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -38,8 +37,9 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = {"--db", "--path"}, paramLabel = "LOCATION",
       defaultValue = "./kvasir.sqlite3",
-      description = "The SQLite file (Deno's format; created if missing), or a"
-          + " postgresql://user:password@host:port/database URL. Default: ${DEFAULT-VALUE}")
+      description = "The SQLite file (Deno's format; created if missing), a"
+          + " postgresql://user:password@host:port/database URL, or any location an engine on"
+          + " the class path takes. Default: ${DEFAULT-VALUE}")
   String location;
 
   @Option(names = "--port", defaultValue = "4512", description = "Default: ${DEFAULT-VALUE}")
@@ -81,14 +81,9 @@ final class ServeCommand implements Callable<Integer> {
     KvEngine engine;
     String served;
     try {
-      if (location.startsWith("postgresql://") || location.startsWith("postgres://")) {
-        PostgresEngine postgres = PostgresEngine.open(PostgresConfig.of(location));
-        engine = postgres;
-        served = postgres.config().jdbcUrl() + " (schema " + postgres.config().schema() + ")";
-      } else {
-        engine = SqliteEngine.open(SqliteConfig.of(location));
-        served = Path.of(location).toAbsolutePath().normalize().toString();
-      }
+      EngineProvider provider = Engines.provider(location);
+      engine = provider.open(location, KvOptions.defaults());
+      served = provider.describe(location);
     } catch (IllegalArgumentException | KvException e) {
       err.println("error: " + e.getMessage());
       return Kvasir.DATABASE_ERROR;

@@ -35,7 +35,7 @@ final class SetCommand extends DbCommand {
       description = "Delete the entry after this long: 1500 (ms), 30s, 5m, 2h, 1d.")
   Duration expireIn;
 
-  @Mixin Check check;
+  @Mixin CheckOption check;
 
   @Override
   boolean writes() {

@@ -1,7 +1,6 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
-import dev.kvasir.postgres.PostgresConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,12 +15,12 @@ import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code kvasir shell}: the commands interactively, on one open database. */
 @Command(name = "shell", mixinStandardHelpOptions = true,
@@ -32,7 +31,7 @@ import picocli.CommandLine.Spec;
         "  kvasir> set [\"users\", \"alice\"] '{\"age\": 30}'",
         "  kvasir> list --prefix [\"users\"]"})
 final class ShellCommand implements Callable<Integer> {
-  @Mixin Database db;
+  @Mixin DatabaseOption db;
   @Spec CommandSpec spec;
 
   @Option(names = "--history", paramLabel = "FILE",
@@ -49,7 +48,7 @@ final class ShellCommand implements Callable<Integer> {
   }
 
   /** The read-run loop on {@code terminal}; separate so tests can give a terminal of theirs. */
-  static int run(Terminal terminal, Kv kv, Database db, Path history) {
+  static int run(Terminal terminal, Kv kv, DatabaseOption db, Path history) {
     Kvasir.Session session = new Kvasir.Session(kv, db);
     CommandLine template = Kvasir.commandLine(new Kvasir(session), terminal.writer(),
         terminal.writer());
@@ -59,7 +58,7 @@ final class ShellCommand implements Callable<Integer> {
         .parser(parser).completer(new Completion(template))
         .variable(LineReader.HISTORY_FILE, history).build();
     PrintWriter out = terminal.writer();
-    out.println("Kvasir shell on " + PostgresConfig.redact(db.location)
+    out.println("Kvasir shell on " + db.engine().describe(db.location)
         + ". 'help' lists commands, 'exit' leaves.");
     terminal.handle(Terminal.Signal.INT, signal -> Kvasir.interrupt());
     while (true) {

@@ -95,7 +95,7 @@ class CliEdgesIT {
     assertThat(kvasir.run("set", "[\"k\", 1]", "\"one\"").exit()).isZero();
     assertThat(kvasir.run("set", "[\"k\", 3]", "\"three\"").exit()).isZero();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:"
-        + dir.resolve(Database.DEFAULT));
+        + dir.resolve(DatabaseOption.DEFAULT));
         PreparedStatement p = c.prepareStatement(
             "insert into kv (k, v, v_encoding, version) values (?, ?, ?, 1)")) {
       p.setBytes(1, dev.kvasir.KvKey.of("k", 2).encode());
@@ -144,14 +144,14 @@ class CliEdgesIT {
       p.destroy();
       p.waitFor(30, TimeUnit.SECONDS);
     }
-    assertThat(Files.exists(dir.resolve(Database.DEFAULT))).isTrue();
+    assertThat(Files.exists(dir.resolve(DatabaseOption.DEFAULT))).isTrue();
   }
 
   @Test
   void readingCommands_workWhileAnotherProcessHoldsTheWriteLock() throws Exception {
     assertThat(kvasir.run("set", "[\"a\"]", "\"here\"").exit()).isZero();
     try (Connection holder = DriverManager.getConnection("jdbc:sqlite:"
-        + dir.resolve(Database.DEFAULT))) {
+        + dir.resolve(DatabaseOption.DEFAULT))) {
       holder.createStatement().execute("begin immediate");
       Jar.Run get = kvasir.run("get", "[\"a\"]");
       assertThat(get.exit()).as(get.err()).isZero();

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ShellTest {
   @TempDir Path dir;
 
-  private String session(Kv kv, Database db, String typed) throws Exception {
+  private String session(Kv kv, DatabaseOption db, String typed) throws Exception {
     ByteArrayOutputStream screen = new ByteArrayOutputStream();
     try (DumbTerminal terminal = new DumbTerminal("test", "dumb",
         new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), screen,
@@ -33,7 +33,7 @@ class ShellTest {
 
   @Test
   void runsCommandsOnTheOpenDatabase_withShellQuoting_andKeepsHistory() throws Exception {
-    Database db = new Database();
+    DatabaseOption db = new DatabaseOption();
     db.location = ":memory:";
     try (Kv kv = Kv.open(":memory:")) {
       String screen = session(kv, db, String.join("\n",
@@ -55,7 +55,7 @@ class ShellTest {
 
   @Test
   void endOfInput_leavesTheShell() throws Exception {
-    Database db = new Database();
+    DatabaseOption db = new DatabaseOption();
     db.location = ":memory:";
     try (Kv kv = Kv.open(":memory:")) {
       assertThat(session(kv, db, "set [\"a\"] 1\n")).contains("Kvasir shell on :memory:");

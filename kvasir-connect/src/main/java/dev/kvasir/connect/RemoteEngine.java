@@ -7,6 +7,7 @@ import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
 import dev.kvasir.KvLimitException;
 import dev.kvasir.KvTypeException;
+import dev.kvasir.KvUnavailableException;
 import dev.kvasir.Versionstamp;
 import dev.kvasir.connect.proto.AtomicWriteOutput;
 import dev.kvasir.connect.proto.SnapshotReadOutput;
@@ -144,8 +145,10 @@ public final class RemoteEngine implements KvEngine {
         throw new KvException("interrupted while calling " + what, e);
       }
       if (attempt >= config.maxRetries()) {
-        throw new RemoteException("KV Connect failed to call " + what + " after "
-            + (attempt + 1) + " attempts; last: " + failure, cause);
+        // The server answered 5xx or not at all: transient. A write may have been applied
+        // before the answer was lost; resending it is safe, as it carries its idempotency key.
+        throw new KvUnavailableException("KV Connect failed to call " + what + " after "
+            + (attempt + 1) + " attempts; last: " + failure, true, cause);
       }
       sleep(delay);
       delay = doubled(delay, MAX_RETRY_DELAY);

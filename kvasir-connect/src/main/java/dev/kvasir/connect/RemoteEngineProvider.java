@@ -28,4 +28,9 @@ public final class RemoteEngineProvider implements EngineProvider {
   public KvEngine open(String location, KvOptions options) {
     return RemoteEngine.open(RemoteConfig.from(location, options));
   }
+
+  @Override
+  public String displayName() {
+    return "KV Connect";
+  }
 }

@@ -154,24 +154,22 @@ public final class Wire {
   }
 
   private static dev.kvasir.connect.proto.Mutation mutation(Mutation m) {
-    var b = dev.kvasir.connect.proto.Mutation.newBuilder().setKey(bytes(m.key()));
-    if (m instanceof Mutation.Set s) {
-      b.setMutationType(MutationType.M_SET).setValue(value(s.value()));
-      expiry(b, s.expireAt());
-    } else if (m instanceof Mutation.SetVersionstampedKey s) {
-      b.setMutationType(MutationType.M_SET_SUFFIX_VERSIONSTAMPED_KEY).setValue(value(s.value()));
-      expiry(b, s.expireAt());
-    } else if (m instanceof Mutation.Delete) {
-      // As Deno sends it (§9.3): an empty bytes value.
-      b.setMutationType(MutationType.M_DELETE).setValue(KvValue.newBuilder()
-          .setEncoding(dev.kvasir.connect.proto.ValueEncoding.VE_BYTES));
-    } else if (m instanceof Mutation.Sum s) {
-      b.setMutationType(MutationType.M_SUM).setValue(value(s.operand()));
-    } else if (m instanceof Mutation.Min s) {
-      b.setMutationType(MutationType.M_MIN).setValue(value(s.operand()));
-    } else if (m instanceof Mutation.Max s) {
-      b.setMutationType(MutationType.M_MAX).setValue(value(s.operand()));
+    var b = dev.kvasir.connect.proto.Mutation.newBuilder().setKey(bytes(m.key()))
+        .setMutationType(switch (m.kind()) {
+          case SET -> MutationType.M_SET;
+          case SET_VERSIONSTAMPED_KEY -> MutationType.M_SET_SUFFIX_VERSIONSTAMPED_KEY;
+          case DELETE -> MutationType.M_DELETE;
+          case SUM -> MutationType.M_SUM;
+          case MIN -> MutationType.M_MIN;
+          case MAX -> MutationType.M_MAX;
+        });
+    if (m.value() != null) {
+      b.setValue(value(m.value()));
+    } else {
+      // A delete, as Deno sends it (§9.3): an empty bytes value.
+      b.setValue(KvValue.newBuilder().setEncoding(dev.kvasir.connect.proto.ValueEncoding.VE_BYTES));
     }
+    expiry(b, m.expireAt());
     return b.build();
   }
 

@@ -1,14 +1,13 @@
 package dev.kvasir.spi;
 
-import dev.kvasir.KvKey;
 import dev.kvasir.key.Hex;
 import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * An encoded key or range bound as engines see it: plain bytes, compared unsigned, which is the
- * order of the typed keys they encode (docs/keys.md). Engines never see a {@link
- * KvKey}. Immutable.
+ * order of the typed keys they encode (docs/keys.md). Engines never see a typed key.
+ * Immutable.
  */
 public final class RawKey implements Comparable<RawKey> {
   private final byte[] bytes;
@@ -28,11 +27,6 @@ public final class RawKey implements Comparable<RawKey> {
    */
   public static RawKey wrap(byte[] bytes) {
     return new RawKey(Objects.requireNonNull(bytes, "bytes"));
-  }
-
-  /** The encoded form of a typed key. */
-  public static RawKey of(KvKey key) {
-    return new RawKey(key.encode());
   }
 
   /** These bytes followed by one more byte, e.g. {@code k‖00} for the end of a get range. */
@@ -64,11 +58,6 @@ public final class RawKey implements Comparable<RawKey> {
   public boolean startsWith(RawKey prefix) {
     return bytes.length >= prefix.bytes.length
         && Arrays.equals(bytes, 0, prefix.bytes.length, prefix.bytes, 0, prefix.bytes.length);
-  }
-
-  /** The typed key these bytes encode; see {@link KvKey#decode(byte[])}. */
-  public KvKey decode() {
-    return KvKey.decode(bytes);
   }
 
   @Override

@@ -294,7 +294,7 @@ public final class Pail {
     Objects.requireNonNull(key, "key");
     try {
       Cbor.utf8(key);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | DagException e) {
       throw new IllegalArgumentException("key \"" + key + "\" is not well-formed Unicode: "
           + e.getMessage());
     }

@@ -117,7 +117,7 @@ public final class Shard {
     Object value;
     try {
       value = DagCbor.decode(block.bytes());
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | DagException e) {
       throw new CorruptBlockException(block.cid(), e.getMessage());
     }
     if (!(value instanceof List)) {

@@ -4,7 +4,7 @@ package dev.kvasir.dag;
  * A put would leave a shard above {@code maxShardSize} and no two of its keys share a prefix
  * to split it on. Nothing was written.
  */
-public final class ShardLimitException extends RuntimeException {
+public final class ShardLimitException extends DagException {
   private static final long serialVersionUID = 1L;
 
   ShardLimitException(int size, int max) {

@@ -1,6 +1,9 @@
 package dev.kvasir.postgres;
 
 import dev.kvasir.Versionstamp;
+import dev.kvasir.engine.Commit;
+import dev.kvasir.engine.QueuedMessage;
+import dev.kvasir.jdbc.QueueRows;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
@@ -56,10 +59,10 @@ final class Pipeline {
   /** Whether {@code write} can be sent without reading anything first. */
   static boolean accepts(AtomicWrite write) {
     if (write.idempotencyKey() != null) {
-      return false; // its key is looked up first (Commits)
+      return false; // its key is looked up first (Commit)
     }
     for (Mutation m : write.mutations()) {
-      if (!(m instanceof Mutation.Set) && !(m instanceof Mutation.Delete)) {
+      if (m.kind() != Mutation.Kind.SET && m.kind() != Mutation.Kind.DELETE) {
         return false;
       }
     }
@@ -120,7 +123,8 @@ final class Pipeline {
       statement(sql.deleteMany, new SqlArray("bytea", deletes.toArray(new byte[0][])));
     }
     for (Enqueue e : write.enqueues()) {
-      statement(sql.queueAdd, Commits.queueRow(e));
+      QueuedMessage m = Commit.message(e);
+      statement(sql.queueAdd, QueueRows.values(m.dueMs(), m));
     }
   }
 

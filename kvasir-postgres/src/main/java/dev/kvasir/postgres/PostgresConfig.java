@@ -1,6 +1,7 @@
 package dev.kvasir.postgres;
 
 import dev.kvasir.KvOptions;
+import dev.kvasir.spi.Engines;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -66,7 +67,7 @@ public final class PostgresConfig {
     var m = URL.matcher(url);
     if (!m.matches() || m.group(2).isEmpty()) {
       throw new IllegalArgumentException("not a PostgreSQL URL (expected"
-          + " postgresql://user:password@host:port/database): " + redact(url));
+          + " postgresql://user:password@host:port/database): " + Engines.redact(url));
     }
     String user = null;
     String password = null;
@@ -214,11 +215,6 @@ public final class PostgresConfig {
 
   private static String decode(String s) {
     return URLDecoder.decode(s, StandardCharsets.UTF_8);
-  }
-
-  /** The URL with any password replaced by {@code ***}, for messages and logs. */
-  public static String redact(String url) {
-    return url.replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@");
   }
 
   @Override

@@ -4,17 +4,21 @@ import dev.kvasir.Consistency;
 import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
 import dev.kvasir.Versionstamp;
+import dev.kvasir.engine.Commit;
+import dev.kvasir.engine.EngineTimer;
+import dev.kvasir.engine.Expiry;
+import dev.kvasir.engine.KeyNotifier;
+import dev.kvasir.engine.LeasedQueue;
+import dev.kvasir.engine.NotifiedWatch;
+import dev.kvasir.engine.OpenState;
+import dev.kvasir.engine.Versions;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
-import dev.kvasir.spi.KeyNotifier;
 import dev.kvasir.spi.KvEngine;
-import dev.kvasir.spi.NotifiedWatch;
-import dev.kvasir.spi.OpenState;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import dev.kvasir.spi.SweepSchedule;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,12 +26,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The scale-out engine: every Kvasir instance, on any machine, that opens the same PostgreSQL
@@ -48,7 +48,6 @@ import java.util.concurrent.TimeUnit;
  * Thread-safe. Entry point: {@link #open(PostgresConfig)}, or {@code Kv.open("postgresql://…")}.
  */
 public final class PostgresEngine implements KvEngine {
-  private static final long EXPIRY_FALLBACK_MS = 60_000;
   /** Commit-log rows outlive any writer still settling a broken commit. */
   private final long commitLogRetentionMs;
 
@@ -58,11 +57,10 @@ public final class PostgresEngine implements KvEngine {
   private final Writer writer;
   private final String instanceId = UUID.randomUUID().toString();
   private final KeyNotifier notifier = new KeyNotifier();
-  private final Random random = new Random();
-  private final ScheduledExecutorService timer;
+  private final EngineTimer timer;
   private final ChangeFeed feed;
-  private final PostgresQueue queue;
-  private final SweepSchedule sweeps;
+  private final PostgresQueue queueStore;
+  private final LeasedQueue queue;
   private final OpenState state = new OpenState();
 
   private PostgresEngine(PostgresConfig config, Database db, Sql sql) {
@@ -70,15 +68,11 @@ public final class PostgresEngine implements KvEngine {
     this.db = db;
     this.sql = sql;
     this.commitLogRetentionMs = Math.max(120_000, 3 * config.retryTimeout().toMillis());
-    this.writer = new Writer(db, sql, instanceId, random, config.retryTimeout().toMillis());
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "kvasir-postgres-timer " + config.schema());
-      t.setDaemon(true);
-      return t;
-    });
+    this.writer = new Writer(db, sql, instanceId, config.retryTimeout().toMillis());
+    this.timer = new EngineTimer("kvasir-postgres-timer " + config.schema(), this::sweep);
     this.feed = new ChangeFeed(db, sql, this::changedElsewhere, this::resync);
-    this.queue = new PostgresQueue(this, db, writer, sql, timer, random);
-    this.sweeps = new SweepSchedule(timer, this::sweep);
+    this.queueStore = new PostgresQueue(this, db, writer, sql);
+    this.queue = new LeasedQueue(queueStore, timer.executor());
   }
 
   /**
@@ -100,7 +94,7 @@ public final class PostgresEngine implements KvEngine {
     }
     PostgresEngine engine = new PostgresEngine(config, db, new Sql(config.schema()));
     // Rows that expired while no instance ran go at once.
-    engine.timer.execute(engine::sweep);
+    engine.timer.executor().execute(engine::sweep);
     return engine;
   }
 
@@ -113,18 +107,18 @@ public final class PostgresEngine implements KvEngine {
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
     ensureOpen();
-    Optional<Commits.Applied> applied = writer.commit(write);
-    applied.ifPresent(done -> committed(done, !write.enqueues().isEmpty()));
-    return applied.map(Commits.Applied::versionstamp);
+    Optional<Commit.Applied> applied = writer.commit(write);
+    applied.ifPresent(this::committed);
+    return applied.map(Commit.Applied::versionstamp);
   }
 
-  private void committed(Commits.Applied applied, boolean enqueued) {
+  private void committed(Commit.Applied applied) {
     notifier.changed(applied.keys());
-    if (enqueued) {
-      queue.signal();
+    if (applied.enqueued()) {
+      queueStore.signal().raise();
     }
-    if (applied.earliestExpiry() != Long.MAX_VALUE) {
-      sweeps.atOrBefore(applied.earliestExpiry());
+    if (applied.expiring()) {
+      timer.sweepAtOrBefore(applied.earliestExpiry());
     }
   }
 
@@ -144,7 +138,7 @@ public final class PostgresEngine implements KvEngine {
       notifier.changedWhere(k -> n.keyHashes().contains(Notification.hash(k)));
     }
     if (n.enqueued()) {
-      queue.signal();
+      queueStore.signal().raise();
     }
     if (n.expiring()) {
       rescanExpiry();
@@ -154,15 +148,15 @@ public final class PostgresEngine implements KvEngine {
   /** Notifications may have been missed: every watcher and listener looks again. */
   private void resync() {
     notifier.changedAll();
-    queue.signal();
+    queueStore.signal().raise();
     rescanExpiry();
   }
 
   private void rescanExpiry() {
     try {
-      timer.execute(() -> {
+      timer.executor().execute(() -> {
         try {
-          sweeps.atOrBefore(db.run("find the next expiry", this::earliestExpiry));
+          timer.sweepAtOrBefore(db.run("find the next expiry", this::earliestExpiry));
         } catch (KvException e) {
           // closing or unreachable: the fallback sweep looks again
         }
@@ -189,8 +183,8 @@ public final class PostgresEngine implements KvEngine {
     if (state.isClosed()) {
       return;
     }
-    sweeps.started();
-    long next = System.currentTimeMillis() + EXPIRY_FALLBACK_MS;
+    timer.sweepStarted();
+    long next = System.currentTimeMillis() + Expiry.SWEEP_AT_LEAST_EVERY_MS;
     try {
       next = Math.min(next, writer.execute(tx -> {
         PreparedStatement p = tx.prepare(sql.deleteExpired);
@@ -209,7 +203,7 @@ public final class PostgresEngine implements KvEngine {
             - AtomicWrite.IDEMPOTENCY_RETENTION.toMillis());
         pruneIds.executeUpdate();
         if (!removed.isEmpty()) {
-          tx.nextVersion(1);
+          tx.nextVersion(Versions.SWEEP_STEP);
           tx.changed(removed);
           tx.afterCommit(() -> notifier.changed(removed));
         }
@@ -221,7 +215,7 @@ public final class PostgresEngine implements KvEngine {
       // unreachable for now: try again at the fallback time
     }
     // Other instances write expiring rows too; look again within a minute regardless.
-    sweeps.atOrBefore(next);
+    timer.sweepAtOrBefore(next);
   }
 
   @Override
@@ -257,16 +251,10 @@ public final class PostgresEngine implements KvEngine {
     if (!state.close()) {
       return;
     }
-    sweeps.stop();
     notifier.close();
-    queue.signal();
+    queueStore.signal().raise();
     feed.close();
-    timer.shutdownNow();
-    try {
-      timer.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    timer.stop();
     writer.close();
     db.close();
   }

@@ -28,4 +28,14 @@ public final class PostgresEngineProvider implements EngineProvider {
   public KvEngine open(String location, KvOptions options) {
     return PostgresEngine.open(PostgresConfig.from(location, options));
   }
+
+  @Override
+  public String displayName() {
+    return "PostgreSQL";
+  }
+
+  @Override
+  public String describe(String location) {
+    return PostgresConfig.of(location).describe();
+  }
 }

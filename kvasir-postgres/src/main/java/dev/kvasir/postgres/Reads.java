@@ -1,6 +1,6 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.spi.JdbcRows;
+import dev.kvasir.jdbc.JdbcRows;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;

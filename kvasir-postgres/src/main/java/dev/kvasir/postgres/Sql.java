@@ -101,14 +101,14 @@ final class Sql {
         + " returning t.id, t.data, t.backoff_schedule, t.keys_if_undelivered)"
         + " insert into " + r + " (deadline, id, data, backoff_schedule, keys_if_undelivered)"
         + " select ?, id, data, backoff_schedule, keys_if_undelivered from taken"
-        + " returning id, data";
+        + " returning deadline, id, data, backoff_schedule, keys_if_undelivered";
     queueEarliest = "select min(ts) from " + q;
     runningRemove = "delete from " + r + " where id = ?";
     runningClaim = "delete from " + r + " where id = ?"
-        + " returning data, backoff_schedule, keys_if_undelivered";
-    runningClaimExpired = "delete from " + r + " where id = ? and deadline < ?"
-        + " returning data, backoff_schedule, keys_if_undelivered";
+        + " returning deadline, id, data, backoff_schedule, keys_if_undelivered";
+    runningClaimExpired = "delete from " + r + " where id = ? and deadline <= ?"
+        + " returning deadline, id, data, backoff_schedule, keys_if_undelivered";
     runningExtend = "update " + r + " set deadline = ? where id = any(?)";
-    runningPastDeadline = "select id from " + r + " where deadline < ?";
+    runningPastDeadline = "select id from " + r + " where deadline <= ?";
   }
 }

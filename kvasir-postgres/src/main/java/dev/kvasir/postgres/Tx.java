@@ -1,8 +1,16 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.spi.AfterCommit;
+import dev.kvasir.engine.AfterCommit;
+import dev.kvasir.engine.Expiry;
+import dev.kvasir.engine.QueueTx;
+import dev.kvasir.engine.QueuedMessage;
+import dev.kvasir.engine.StoredValue;
+import dev.kvasir.jdbc.CommitIds;
+import dev.kvasir.jdbc.JdbcRows;
+import dev.kvasir.jdbc.QueueRows;
+import dev.kvasir.jdbc.StatementCache;
 import dev.kvasir.spi.RawKey;
-import dev.kvasir.spi.StatementCache;
+import dev.kvasir.value.EncodedValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,7 +18,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -22,12 +32,18 @@ import java.util.UUID;
  * instances run one after another; every later statement of a READ COMMITTED transaction then
  * sees every commit before it, which makes checks exact. Each commit of the batch takes its own
  * version from the counter; the row is written once at the end.
+ *
+ * <p>As the rulebook's {@link QueueTx}, it is the storage primitives on the schema's tables:
+ * consecutive puts, or consecutive deletes, go to the server as one JDBC batch (one round trip),
+ * sent before anything reads and at the end of each write ({@link #flush()}).
  */
-final class Tx {
+final class Tx implements QueueTx<SQLException> {
   final Connection connection;
   final Sql sql;
   private final StatementCache statements;
   private final AfterCommit afterCommit = new AfterCommit();
+  /** The statement with batched puts or deletes not yet sent, or null. */
+  private PreparedStatement pending;
   private final List<RawKey> changedKeys = new ArrayList<>();
   private boolean enqueued;
   private boolean expiring;
@@ -79,6 +95,7 @@ final class Tx {
 
   /** Starts a transaction: takes the commit-order lock and reads the current version. */
   void begin() throws SQLException {
+    pending = null;
     changedKeys.clear();
     enqueued = false;
     expiring = false;
@@ -93,7 +110,8 @@ final class Tx {
   }
 
   /** A new commit version {@code by} above the last one (docs/sqlite.md §4). */
-  long nextVersion(int by) {
+  @Override
+  public long nextVersion(int by) {
     version += by;
     return version;
   }
@@ -103,17 +121,8 @@ final class Tx {
     changedKeys.addAll(keys);
   }
 
-  /** Records that a queue message became available. */
-  void enqueued() {
-    enqueued = true;
-  }
-
-  /** Records that a row with an expiry was written. */
-  void expiring() {
-    expiring = true;
-  }
-
-  void afterCommit(Runnable action) {
+  @Override
+  public void afterCommit(Runnable action) {
     afterCommit.add(action);
   }
 
@@ -127,6 +136,7 @@ final class Tx {
    * instances; PostgreSQL delivers it only if the transaction commits.
    */
   void finish(String instanceId, UUID commitId) throws SQLException {
+    flush();
     if (version != startVersion) {
       PreparedStatement p = prepare(sql.setVersion);
       p.setLong(1, version);
@@ -145,5 +155,112 @@ final class Tx {
 
   void close() {
     statements.close();
+  }
+
+  @Override
+  public StoredValue get(RawKey key, long nowMs) throws SQLException {
+    flush(); // it must see the writes before it
+    return JdbcRows.live(prepare(sql.get), key, nowMs);
+  }
+
+  /** Reads every key in one statement. */
+  @Override
+  public List<StoredValue> getAll(List<RawKey> keys, long nowMs) throws SQLException {
+    flush();
+    PreparedStatement p = prepare(sql.getAny);
+    byte[][] bytes = new byte[keys.size()][];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = keys.get(i).sharedBytes();
+    }
+    p.setArray(1, connection.createArrayOf("bytea", bytes));
+    p.setLong(2, nowMs);
+    Map<RawKey, StoredValue> found = new HashMap<>();
+    try (ResultSet r = p.executeQuery()) {
+      while (r.next()) {
+        found.put(RawKey.wrap(r.getBytes(1)),
+            new StoredValue(EncodedValue.stored(r.getInt(3), r.getBytes(2)), r.getLong(4)));
+      }
+    }
+    List<StoredValue> out = new ArrayList<>(keys.size());
+    for (RawKey key : keys) {
+      out.add(found.get(key));
+    }
+    return out;
+  }
+
+  @Override
+  public void put(RawKey key, EncodedValue value, long version, long expireAtMs)
+      throws SQLException {
+    PreparedStatement p = batch(sql.set);
+    p.setBytes(1, key.sharedBytes());
+    p.setBytes(2, value.sharedBytes());
+    p.setInt(3, value.code());
+    p.setLong(4, version);
+    p.setLong(5, expireAtMs);
+    p.addBatch();
+    changedKeys.add(key);
+    if (expireAtMs != Expiry.NEVER) {
+      expiring = true;
+    }
+  }
+
+  @Override
+  public void delete(RawKey key) throws SQLException {
+    PreparedStatement p = batch(sql.delete);
+    p.setBytes(1, key.sharedBytes());
+    p.addBatch();
+    changedKeys.add(key);
+  }
+
+  /** The statement {@code text} for batching; sends the batch of another statement first. */
+  private PreparedStatement batch(String text) throws SQLException {
+    PreparedStatement p = prepare(text);
+    if (pending != null && pending != p) {
+      flush();
+    }
+    pending = p;
+    return p;
+  }
+
+  /** Sends the batched puts or deletes. */
+  void flush() throws SQLException {
+    if (pending != null) {
+      PreparedStatement p = pending;
+      pending = null;
+      p.executeBatch();
+    }
+  }
+
+  @Override
+  public long recordedCommit(String id) throws SQLException {
+    return CommitIds.find(prepare(sql.findCommitId), id);
+  }
+
+  @Override
+  public void recordCommit(String id, long version, long nowMs) throws SQLException {
+    CommitIds.record(prepare(sql.addCommitId), id, version, nowMs);
+  }
+
+  @Override
+  public void enqueue(QueuedMessage m) throws SQLException {
+    flush();
+    PreparedStatement p = prepare(sql.queueAdd);
+    QueueRows.bind(p, m.dueMs(), m);
+    p.executeUpdate();
+    enqueued = true;
+  }
+
+  @Override
+  public QueuedMessage claimRunning(String id, long leaseEndedBeforeMs) throws SQLException {
+    flush();
+    PreparedStatement claim = prepare(leaseEndedBeforeMs >= 0 ? sql.runningClaimExpired
+        : sql.runningClaim);
+    claim.setString(1, id);
+    if (leaseEndedBeforeMs >= 0) {
+      claim.setLong(2, leaseEndedBeforeMs);
+    }
+    try (ResultSet r = claim.executeQuery()) {
+      return r.next() ? QueueRows.message(r) : null;
+    }
   }
 }

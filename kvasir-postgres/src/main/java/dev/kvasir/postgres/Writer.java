@@ -2,8 +2,11 @@ package dev.kvasir.postgres;
 
 import dev.kvasir.KvException;
 import dev.kvasir.Versionstamp;
+import dev.kvasir.engine.Commit;
+import dev.kvasir.engine.CommitThread;
+import dev.kvasir.engine.Versions;
+import dev.kvasir.jdbc.TxTask;
 import dev.kvasir.spi.AtomicWrite;
-import dev.kvasir.spi.CommitThread;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.spi.RawKey;
 import java.sql.PreparedStatement;
@@ -11,7 +14,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.UUID;
 import java.util.function.LongConsumer;
 
@@ -32,40 +34,32 @@ import java.util.function.LongConsumer;
  */
 final class Writer extends CommitThread<Writer.Pending<?>> {
   /** Work done inside an interactive transaction; run again from the start on retry. */
-  interface Task<T> {
-    T run(Tx tx) throws SQLException;
-  }
+  interface Task<T> extends TxTask<Tx, T> {}
 
   private static final int MAX_BATCH = 256;
 
   private final Database db;
   private final Sql sql;
   private final String instanceId;
-  private final Random random;
   private final long retryTimeoutNanos;
   private Tx tx; // writer thread only
   private Tx.Backend orphan; // writer thread only
 
-  static final class Pending<T> extends CommitThread.Job<T> {
-    final Task<T> task;
-    final AtomicWrite write; // set for atomic writes, which may be pipelined
+  /** A queued task; {@code write} is set for atomic writes, which may be pipelined. */
+  static final class Pending<T> extends TxTask.Job<Tx, T> {
+    final AtomicWrite write;
 
     Pending(Task<T> task, AtomicWrite write) {
-      this.task = task;
+      super(task);
       this.write = write;
-    }
-
-    void run(Tx tx) throws SQLException {
-      succeed(task.run(tx));
     }
   }
 
-  Writer(Database db, Sql sql, String instanceId, Random random, long retryTimeoutMs) {
+  Writer(Database db, Sql sql, String instanceId, long retryTimeoutMs) {
     super("kvasir-postgres-writer " + sql.schema, MAX_BATCH);
     this.db = db;
     this.sql = sql;
     this.instanceId = instanceId;
-    this.random = random;
     this.retryTimeoutNanos = retryTimeoutMs * 1_000_000;
     start();
   }
@@ -76,8 +70,9 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   }
 
   /** Commits an atomic write in the next group commit; empty if a check failed. */
-  Optional<Commits.Applied> commit(AtomicWrite write) {
-    return submit(new Pending<>(tx -> Commits.apply(tx, write, random), write));
+  Optional<Commit.Applied> commit(AtomicWrite write) {
+    return submit(new Pending<>(tx -> Commit.apply(tx, write, System.currentTimeMillis()),
+        write));
   }
 
   @Override
@@ -187,7 +182,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     boolean expiring = false;
     for (int j = 0; j < batch.size(); j++) {
       AtomicWrite w = batch.get(j).write;
-      pipeline.add(j, w, 1 + random.nextInt(9));
+      pipeline.add(j, w, Versions.commitStep());
       keys.add(Pipeline.keys(w));
       changed.addAll(keys.get(j));
       expiries[j] = earliestExpiry(w);
@@ -205,8 +200,8 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         firstIsResultSet = p.execute();
       } catch (SQLException e) {
         if ("KV001".equals(e.getSQLState())) {
-          Pending<Optional<Commits.Applied>> failed =
-              (Pending<Optional<Commits.Applied>>) batch.get(CommitLog.failedTask(e));
+          Pending<Optional<Commit.Applied>> failed =
+              (Pending<Optional<Commit.Applied>>) batch.get(CommitLog.failedTask(e));
           failed.succeed(Optional.empty());
           throw new TaskFailed(failed);
         }
@@ -225,17 +220,17 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private static void applied(List<Pending<?>> batch, long[] versions, List<List<RawKey>> keys,
       long[] expiries) {
     for (int j = 0; j < batch.size(); j++) {
-      Pending<Optional<Commits.Applied>> p = (Pending<Optional<Commits.Applied>>) batch.get(j);
-      p.succeed(Optional.of(new Commits.Applied(Versionstamp.ofVersion(versions[j]),
-          keys.get(j), expiries[j])));
+      Pending<Optional<Commit.Applied>> p = (Pending<Optional<Commit.Applied>>) batch.get(j);
+      p.succeed(Optional.of(new Commit.Applied(Versionstamp.ofVersion(versions[j]),
+          keys.get(j), expiries[j], !p.write.enqueues().isEmpty())));
     }
   }
 
   private static long earliestExpiry(AtomicWrite w) {
     long earliest = Long.MAX_VALUE;
     for (Mutation m : w.mutations()) {
-      if (m instanceof Mutation.Set s && s.expireAt() != null) {
-        earliest = Math.min(earliest, s.expireAt().toEpochMilli());
+      if (m.expireAt() != null) {
+        earliest = Math.min(earliest, m.expireAt().toEpochMilli());
       }
     }
     return earliest;
@@ -250,6 +245,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
       for (Pending<?> p : batch) {
         try {
           p.run(t);
+          t.flush(); // its writes fail as its own
         } catch (SQLException e) {
           if (Database.classify(e) != Database.Failure.OTHER) {
             throw e; // the whole batch retries

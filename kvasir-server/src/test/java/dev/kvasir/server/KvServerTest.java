@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import dev.kvasir.Kv;
+import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
 import dev.kvasir.KvOptions;
+import dev.kvasir.KvUnavailableException;
 import dev.kvasir.connect.RemoteConfig;
 import dev.kvasir.connect.RemoteEngine;
 import dev.kvasir.connect.RemoteException;
@@ -189,7 +191,8 @@ class KvServerTest {
         .with("accessToken", Served.TOKEN).with("remote.maxRetries", "2")
         .with("remote.retryDelayMs", "10"));
     served.server.close();
-    assertThatThrownBy(() -> remote.get(KvKey.of("a"))).isInstanceOf(RemoteException.class)
-        .hasMessageContaining("after 3 attempts");
+    assertThatThrownBy(() -> remote.get(KvKey.of("a")))
+        .isInstanceOf(KvUnavailableException.class).hasMessageContaining("after 3 attempts")
+        .matches(e -> ((KvException) e).isRetryable(), "retryable");
   }
 }

@@ -9,17 +9,17 @@ import java.nio.file.Path;
 /** RemoteEngine → KvServer → SQLite engine, against the shared contract (no queue delivery). */
 class RemoteEngineContractTest extends KvEngineContract {
   @Override
-  protected KvEngine openEngine(Path dir) {
+  public KvEngine openEngine(Path dir) {
     return new Served(SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString())));
   }
 
   @Override
-  protected boolean persistent() {
+  public boolean persistent() {
     return true;
   }
 
   @Override
-  protected boolean supportsQueues() {
+  public boolean supportsQueues() {
     return false;
   }
 }

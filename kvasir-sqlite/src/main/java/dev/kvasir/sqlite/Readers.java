@@ -2,7 +2,8 @@ package dev.kvasir.sqlite;
 
 import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
-import dev.kvasir.spi.JdbcRows;
+import dev.kvasir.KvUnavailableException;
+import dev.kvasir.jdbc.JdbcRows;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.ReadRange;
 import java.sql.SQLException;
@@ -61,6 +62,10 @@ final class Readers implements AutoCloseable {
         }
       }
     } catch (SQLException e) {
+      if (StorageFault.is(e)) {
+        throw new KvUnavailableException("read failed: the storage failed (" + e.getMessage()
+            + "); retry once the cause is gone", false, e);
+      }
       throw new KvException("read failed: " + e.getMessage(), e);
     } finally {
       idle.add(tx);

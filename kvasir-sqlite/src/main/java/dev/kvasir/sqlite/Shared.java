@@ -1,6 +1,7 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.spi.KeyNotifier;
+import dev.kvasir.engine.KeyNotifier;
+import dev.kvasir.engine.Signal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,9 +20,9 @@ final class Shared {
   private final String path;
   private final ForeignCommits foreign;
   private final Set<Runnable> foreignListeners = new CopyOnWriteArraySet<>();
+  /** Wakes queue listeners: a message may have become available. Waiting wakes the poll. */
+  final Signal queue = new Signal(this::watching);
   private int references;
-  private long queueSignals; // guarded by this
-  private int queueWaiters; // guarded by this
 
   private Shared(String path) {
     this.path = path;
@@ -65,46 +66,14 @@ final class Shared {
     }
   }
 
-  private synchronized boolean interested() {
-    return queueWaiters > 0 || notifier.hasSubscriptions();
+  private boolean interested() {
+    return queue.hasWaiters() || notifier.hasSubscriptions();
   }
 
   private void foreignCommit() {
     notifier.changedAll();
-    signalQueue();
+    queue.raise();
     foreignListeners.forEach(Runnable::run);
-  }
-
-  /** Wakes queue listeners: a message may have become available. */
-  synchronized void signalQueue() {
-    queueSignals++;
-    notifyAll();
-  }
-
-  /** Waits for {@link #signalQueue()} or the timeout; returns early if signalled since {@code seen}. */
-  void awaitQueue(long seen, long timeoutMs) throws InterruptedException {
-    synchronized (this) {
-      queueWaiters++;
-    }
-    watching();
-    synchronized (this) {
-      try {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (queueSignals == seen) {
-          long left = deadline - System.currentTimeMillis();
-          if (left <= 0) {
-            return;
-          }
-          wait(left);
-        }
-      } finally {
-        queueWaiters--;
-      }
-    }
-  }
-
-  synchronized long queueSignals() {
-    return queueSignals;
   }
 
   void release() {

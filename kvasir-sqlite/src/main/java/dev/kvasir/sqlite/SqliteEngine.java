@@ -4,16 +4,20 @@ import dev.kvasir.Consistency;
 import dev.kvasir.KvClosedException;
 import dev.kvasir.KvException;
 import dev.kvasir.Versionstamp;
+import dev.kvasir.engine.Commit;
+import dev.kvasir.engine.EngineTimer;
+import dev.kvasir.engine.Expiry;
+import dev.kvasir.engine.LeasedQueue;
+import dev.kvasir.engine.NotifiedWatch;
+import dev.kvasir.engine.OpenState;
+import dev.kvasir.engine.Versions;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
-import dev.kvasir.spi.NotifiedWatch;
-import dev.kvasir.spi.OpenState;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import dev.kvasir.spi.SweepSchedule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,13 +26,9 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -50,18 +50,13 @@ import org.sqlite.SQLiteOpenMode;
  * Thread-safe. Entry point: {@link #open(SqliteConfig)}.
  */
 public final class SqliteEngine implements KvEngine {
-  private static final long EXPIRY_FALLBACK_MS = 60_000;
-
   private final SqliteConfig config;
   private final Writer writer;
   private final Readers readers;
   private final Shared shared;
-  private final SqliteQueue queue;
-  private final ScheduledExecutorService timer;
-  private volatile Thread timerThread;
-  private final Random random = new Random();
+  private final LeasedQueue queue;
+  private final EngineTimer timer;
   private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
-  private final SweepSchedule sweeps;
   private final OpenState state = new OpenState();
   private final Runnable rescanExpiry = this::rescanExpiry;
 
@@ -70,14 +65,8 @@ public final class SqliteEngine implements KvEngine {
     this.writer = writer;
     this.readers = readers;
     this.shared = shared;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "kvasir-sqlite-timer " + config.path());
-      t.setDaemon(true);
-      timerThread = t;
-      return t;
-    });
-    this.queue = new SqliteQueue(this, writer, shared, timer, random);
-    this.sweeps = new SweepSchedule(timer, this::sweep);
+    this.timer = new EngineTimer("kvasir-sqlite-timer " + config.path(), this::sweep);
+    this.queue = new LeasedQueue(new SqliteQueue(this, writer, shared), timer.executor());
   }
 
   /**
@@ -209,15 +198,15 @@ public final class SqliteEngine implements KvEngine {
       return; // no sweeps and no queue: both write
     }
     // Like Deno, sweep at open: rows that expired while the file was closed go at once.
-    timer.execute(this::sweep);
+    timer.executor().execute(this::sweep);
     shared.onForeignCommit(rescanExpiry);
-    queue.start();
+    queue.recoverExpiredLeases();
   }
 
   /** Another process may have written rows that expire before our next sweep. */
   private void rescanExpiry() {
     try {
-      timer.execute(this::scheduleSweepForEarliestExpiry);
+      timer.executor().execute(this::scheduleSweepForEarliestExpiry);
     } catch (RejectedExecutionException e) {
       // closed
     }
@@ -225,7 +214,7 @@ public final class SqliteEngine implements KvEngine {
 
   private void scheduleSweepForEarliestExpiry() {
     try {
-      sweeps.atOrBefore(read(SqliteEngine::earliestExpiry));
+      timer.sweepAtOrBefore(read(SqliteEngine::earliestExpiry));
     } catch (KvException e) {
       // closing, or the file is busy: the fallback sweep looks again
     }
@@ -257,21 +246,21 @@ public final class SqliteEngine implements KvEngine {
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
     ensureOpen();
     ensureWritable();
-    Optional<Commits.Applied> applied = writer.execute(tx -> {
-      Optional<Commits.Applied> a = Commits.apply(tx, write, random);
+    Optional<Commit.Applied> applied = writer.execute(tx -> {
+      Optional<Commit.Applied> a = Commit.apply(tx, write, System.currentTimeMillis());
       a.ifPresent(done -> tx.afterCommit(() -> committed(done)));
       return a;
     });
-    return applied.map(Commits.Applied::versionstamp);
+    return applied.map(Commit.Applied::versionstamp);
   }
 
-  private void committed(Commits.Applied applied) {
+  private void committed(Commit.Applied applied) {
     shared.notifier.changed(applied.keys());
     if (applied.enqueued()) {
-      shared.signalQueue();
+      shared.queue.raise();
     }
-    if (applied.earliestExpiry() != Long.MAX_VALUE) {
-      sweeps.atOrBefore(applied.earliestExpiry());
+    if (applied.expiring()) {
+      timer.sweepAtOrBefore(applied.earliestExpiry());
     }
   }
 
@@ -280,7 +269,7 @@ public final class SqliteEngine implements KvEngine {
     if (state.isClosed()) {
       return;
     }
-    sweeps.started();
+    timer.sweepStarted();
     try {
       long next = writer.execute(tx -> {
         long now = System.currentTimeMillis();
@@ -293,19 +282,20 @@ public final class SqliteEngine implements KvEngine {
           }
         }
         if (!removed.isEmpty()) {
-          tx.bumpVersion(1);
+          tx.nextVersion(Versions.SWEEP_STEP);
           tx.afterCommit(() -> shared.notifier.changed(removed));
         }
         pruneCommitIds(tx, now);
         return earliestExpiry(tx);
       });
       // Another process may write expiring rows we never hear of: look again within a minute.
-      sweeps.atOrBefore(Math.min(next, System.currentTimeMillis() + EXPIRY_FALLBACK_MS));
+      timer.sweepAtOrBefore(
+          Math.min(next, System.currentTimeMillis() + Expiry.SWEEP_AT_LEAST_EVERY_MS));
     } catch (KvClosedException e) {
       // closing
     } catch (KvException e) {
       // A full disk or a lock held too long: try again later rather than never.
-      sweeps.atOrBefore(System.currentTimeMillis() + EXPIRY_FALLBACK_MS);
+      timer.sweepAtOrBefore(System.currentTimeMillis() + Expiry.SWEEP_AT_LEAST_EVERY_MS);
     }
   }
 
@@ -382,23 +372,16 @@ public final class SqliteEngine implements KvEngine {
     if (!state.close()) {
       return;
     }
-    sweeps.stop();
     shared.removeForeignListener(rescanExpiry);
     watches.forEach(NotifiedWatch::close);
-    queue.close();
-    timer.shutdownNow();
-    // A sweep in progress finishes first: once close returns, nothing touches the file.
-    if (Thread.currentThread() != timerThread) {
-      try {
-        timer.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    writer.close();
+    shared.queue.raise(); // listeners see the engine closed
+    timer.stop(); // a sweep in progress finishes first: after close, nothing touches the file
+    // The writer's connection closes last: only a read-write connection that closes last
+    // checkpoints the write-ahead log and deletes it, leaving the file whole on its own.
     if (readers != null) {
       readers.close();
     }
+    writer.close();
     shared.release();
   }
 }

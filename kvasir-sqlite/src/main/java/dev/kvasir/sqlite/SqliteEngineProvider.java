@@ -3,6 +3,8 @@ package dev.kvasir.sqlite;
 import dev.kvasir.KvOptions;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.KvEngine;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Opens a {@link SqliteEngine} for file paths and for {@code ":memory:"} (outranking the memory
@@ -30,5 +32,30 @@ public final class SqliteEngineProvider implements EngineProvider {
   @Override
   public KvEngine open(String location, KvOptions options) {
     return SqliteEngine.open(SqliteConfig.from(location, options));
+  }
+
+  @Override
+  public String displayName() {
+    return "SQLite";
+  }
+
+  @Override
+  public String describe(String location) {
+    return location.equals(":memory:") ? location
+        : Path.of(location).toAbsolutePath().normalize().toString();
+  }
+
+  /** The database file, its write-ahead log and its shared-memory index. */
+  @Override
+  public List<Path> files(String location) {
+    if (location.equals(":memory:")) {
+      return List.of();
+    }
+    return List.of(Path.of(location), Path.of(location + "-wal"), Path.of(location + "-shm"));
+  }
+
+  @Override
+  public KvOptions readOnly(KvOptions options) {
+    return options.with("sqlite.readOnly", "true");
   }
 }

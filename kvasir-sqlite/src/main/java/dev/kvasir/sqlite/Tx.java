@@ -1,23 +1,37 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.spi.AfterCommit;
-import dev.kvasir.spi.StatementCache;
+import dev.kvasir.engine.AfterCommit;
+import dev.kvasir.engine.QueueTx;
+import dev.kvasir.engine.QueuedMessage;
+import dev.kvasir.engine.StoredValue;
+import dev.kvasir.jdbc.CommitIds;
+import dev.kvasir.jdbc.JdbcRows;
+import dev.kvasir.jdbc.QueueRows;
+import dev.kvasir.jdbc.StatementCache;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.value.EncodedValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One connection inside a transaction, with its prepared statements cached across transactions,
  * and actions to run once the transaction committed (notifications must never announce a
- * change that was rolled back). Used by one thread at a time.
+ * change that was rolled back). As the rulebook's {@link QueueTx}, it is the storage
+ * primitives on denokv's tables: consecutive puts go out as one multi-row statement, written
+ * before anything else touches {@code kv} and at the end of each task ({@link #flush()}). Used
+ * by one thread at a time.
  */
-final class Tx {
+final class Tx implements QueueTx<SQLException> {
   private final StatementCache statements;
   private final Shared shared;
   private final AfterCommit afterCommit = new AfterCommit();
+  /** Puts not yet written, in order. */
+  private final List<Row> pending = new ArrayList<>();
   /** The file's version as this transaction left it so far, or −1 before the first bump. */
   private long version = -1;
   /** Whether {@link #version} is ahead of what the transaction wrote to data_version. */
@@ -44,7 +58,8 @@ final class Tx {
    * counted here and written by {@link #commit}, which saves a statement per commit of a group.
    * The writer holds SQLite's write lock throughout, so nobody else can bump in between.
    */
-  long bumpVersion(int by) throws SQLException {
+  @Override
+  public long nextVersion(int by) throws SQLException {
     long before = version;
     if (before < 0) {
       PreparedStatement p = prepare(Sql.BUMP_VERSION);
@@ -68,6 +83,7 @@ final class Tx {
 
   /** Starts a write transaction. */
   void beginImmediate() throws SQLException {
+    pending.clear();
     version = -1;
     versionUnwritten = false;
     execute("begin immediate");
@@ -82,6 +98,7 @@ final class Tx {
    * @return whether the connection is known to be outside a transaction now
    */
   boolean abandon() {
+    pending.clear();
     statements.clear();
     try (Statement s = statements.connection().createStatement()) {
       s.execute("rollback");
@@ -94,6 +111,7 @@ final class Tx {
 
   /** Writes the version that later bumps moved on, and commits. */
   void commit() throws SQLException {
+    flush();
     if (versionUnwritten) {
       PreparedStatement p = prepare(Sql.SET_VERSION);
       p.setLong(1, version);
@@ -103,7 +121,8 @@ final class Tx {
     execute("commit");
   }
 
-  void afterCommit(Runnable action) {
+  @Override
+  public void afterCommit(Runnable action) {
     afterCommit.add(action);
   }
 
@@ -114,5 +133,85 @@ final class Tx {
 
   void close() {
     statements.close();
+  }
+
+  @Override
+  public StoredValue get(RawKey key, long nowMs) throws SQLException {
+    flush(); // it must see the writes before it
+    return JdbcRows.live(prepare(Sql.GET_LIVE), key, nowMs);
+  }
+
+  @Override
+  public void put(RawKey key, EncodedValue value, long version, long expireAtMs) {
+    pending.add(new Row(key, value, version, expireAtMs));
+  }
+
+  /** A put not yet written. */
+  private record Row(RawKey key, EncodedValue value, long version, long expireAtMs) {}
+
+  /**
+   * Writes the pending puts, {@link Sql#SET_ROWS_MAX} per statement: one statement per row costs
+   * SQLite and the driver about as much again as the insert itself.
+   */
+  void flush() throws SQLException {
+    for (int from = 0; from < pending.size(); from += Sql.SET_ROWS_MAX) {
+      int n = Math.min(Sql.SET_ROWS_MAX, pending.size() - from);
+      PreparedStatement p = prepare(n == 1 ? Sql.SET : Sql.setRows(n));
+      for (int i = 0; i < n; i++) {
+        Row row = pending.get(from + i);
+        int at = 5 * i;
+        p.setBytes(at + 1, row.key().sharedBytes());
+        p.setBytes(at + 2, row.value().sharedBytes());
+        p.setInt(at + 3, row.value().code());
+        p.setLong(at + 4, row.version());
+        p.setLong(at + 5, row.expireAtMs());
+      }
+      p.executeUpdate();
+    }
+    pending.clear();
+  }
+
+  @Override
+  public void delete(RawKey key) throws SQLException {
+    flush();
+    PreparedStatement p = prepare(Sql.DELETE);
+    p.setBytes(1, key.sharedBytes());
+    p.executeUpdate();
+  }
+
+  /** Creates Kvasir's idempotency table on first use, so files that never need it stay Deno's. */
+  @Override
+  public long recordedCommit(String id) throws SQLException {
+    execute(Sql.COMMIT_IDS_CREATE);
+    return CommitIds.find(prepare(Sql.COMMIT_IDS_FIND), id);
+  }
+
+  @Override
+  public void recordCommit(String id, long version, long nowMs) throws SQLException {
+    CommitIds.record(prepare(Sql.COMMIT_IDS_ADD), id, version, nowMs);
+  }
+
+  @Override
+  public void enqueue(QueuedMessage m) throws SQLException {
+    PreparedStatement p = prepare(Sql.QUEUE_ADD);
+    QueueRows.bind(p, m.dueMs(), m);
+    p.executeUpdate();
+  }
+
+  @Override
+  public QueuedMessage claimRunning(String id, long leaseEndedBeforeMs) throws SQLException {
+    PreparedStatement get = prepare(Sql.RUNNING_BY_ID);
+    get.setString(1, id);
+    QueuedMessage m;
+    try (ResultSet r = get.executeQuery()) {
+      if (!r.next() || leaseEndedBeforeMs >= 0 && r.getLong(1) > leaseEndedBeforeMs) {
+        return null;
+      }
+      m = QueueRows.message(r);
+    }
+    PreparedStatement remove = prepare(Sql.RUNNING_REMOVE);
+    remove.setString(1, id);
+    remove.executeUpdate();
+    return m;
   }
 }

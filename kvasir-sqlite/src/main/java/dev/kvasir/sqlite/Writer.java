@@ -1,7 +1,8 @@
 package dev.kvasir.sqlite;
 
 import dev.kvasir.KvException;
-import dev.kvasir.spi.CommitThread;
+import dev.kvasir.engine.CommitThread;
+import dev.kvasir.jdbc.TxTask;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,11 +15,9 @@ import java.util.List;
  * task's result is delivered, and its after-commit actions run, only once the transaction is
  * durable, so tasks must be safe to run again.
  */
-final class Writer extends CommitThread<Writer.Pending<?>> {
-  /** Work done inside the writer's transaction. */
-  interface Task<T> {
-    T run(Tx tx) throws SQLException;
-  }
+final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
+  /** Work done inside the writer's transaction (or a reader's). */
+  interface Task<T> extends TxTask<Tx, T> {}
 
   private static final int MAX_BATCH = 256;
 
@@ -27,18 +26,6 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private final String path;
   /** Whether the last failed attempt's transaction was rolled back; used by one batch at a time. */
   private boolean rolledBack = true;
-
-  static final class Pending<T> extends CommitThread.Job<T> {
-    final Task<T> task;
-
-    Pending(Task<T> task) {
-      this.task = task;
-    }
-
-    void run(Tx tx) throws SQLException {
-      succeed(task.run(tx));
-    }
-  }
 
   Writer(Tx tx, Duration busyTimeout, String name) {
     super("kvasir-sqlite-writer " + name, MAX_BATCH);
@@ -50,7 +37,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
 
   /** Runs the task in the next group commit and waits until it is durable. */
   <T> T execute(Task<T> task) {
-    return submit(new Pending<>(task));
+    return submit(new TxTask.Job<>(task));
   }
 
   @Override
@@ -59,10 +46,10 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   }
 
   @Override
-  protected void runBatch(List<Pending<?>> batch) {
+  protected void runBatch(List<TxTask.Job<Tx, ?>> batch) {
     // Optimistic: run every task in one transaction without savepoints. A task that fails is
     // rare (a sum on a string); then everything rolls back and the others run again without it.
-    List<Pending<?>> active = new ArrayList<>(batch);
+    List<TxTask.Job<Tx, ?>> active = new ArrayList<>(batch);
     Busy busy = null;
     while (!active.isEmpty()) {
       try {
@@ -86,7 +73,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
           failure = e instanceof RuntimeException r ? r
               : new KvException("database error: " + e.getMessage(), e);
         }
-        for (Pending<?> p : active) {
+        for (TxTask.Job<Tx, ?> p : active) {
           p.fail(failure);
         }
         break;
@@ -97,23 +84,24 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   /** One task of a batch failed on its own; the transaction was rolled back. */
   private static final class TaskFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
-    final transient Pending<?> pending;
+    final transient TxTask.Job<Tx, ?> pending;
     final RuntimeException cause;
 
-    TaskFailed(Pending<?> pending, RuntimeException cause) {
+    TaskFailed(TxTask.Job<Tx, ?> pending, RuntimeException cause) {
       super(null, null, false, false);
       this.pending = pending;
       this.cause = cause;
     }
   }
 
-  private void runOnce(List<Pending<?>> batch) throws SQLException {
+  private void runOnce(List<TxTask.Job<Tx, ?>> batch) throws SQLException {
     tx.takeAfterCommit(); // drop what an attempt that failed half-way registered
     tx.beginImmediate();
     try {
-      for (Pending<?> p : batch) {
+      for (TxTask.Job<Tx, ?> p : batch) {
         try {
           p.run(tx);
+          tx.flush(); // its writes fail as its own
         } catch (SQLException e) {
           if (Busy.isBusy(e) || StorageFault.is(e)) {
             throw e; // the whole batch retries, or fails together

@@ -7,12 +7,12 @@ import java.nio.file.Path;
 /** The SQLite engine, on a file, against the shared contract and the differential test. */
 class SqliteEngineTest extends KvEngineContract {
   @Override
-  protected KvEngine openEngine(Path dir) {
+  public KvEngine openEngine(Path dir) {
     return SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString()));
   }
 
   @Override
-  protected boolean persistent() {
+  public boolean persistent() {
     return true;
   }
 }

@@ -9,8 +9,8 @@ import dev.kvasir.KvEntry;
 import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
+import dev.kvasir.golden.Vectors;
 import dev.kvasir.key.Hex;
-import dev.kvasir.testkit.Vectors;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,6 +166,17 @@ class SqliteFileTest {
         .hasMessageContaining(file.toString());
     assertThat(sha256(file)).isEqualTo(before);
     assertThat(Files.exists(dir.resolve("notes.sqlite3-wal"))).isFalse();
+  }
+
+  @Test
+  void close_afterReadsAndWrites_leavesTheFileWholeWithoutALog() throws Exception {
+    Path file = dir.resolve("whole.sqlite3");
+    try (Kv kv = Kv.open(file.toString())) {
+      kv.set(KvKey.of("a"), "here");
+      assertThat(kv.get(KvKey.of("a")).value()).isEqualTo("here"); // a reader connection
+    }
+    assertThat(Files.exists(dir.resolve("whole.sqlite3-wal"))).isFalse();
+    assertThat(query(file, "select count(*) from kv")).containsExactly("1");
   }
 
   @Test

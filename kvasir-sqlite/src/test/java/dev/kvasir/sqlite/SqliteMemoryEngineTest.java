@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /** The SQLite engine on {@code ":memory:"} (one connection, no reader pool). */
 class SqliteMemoryEngineTest extends KvEngineContract {
   @Override
-  protected KvEngine openEngine(Path dir) {
+  public KvEngine openEngine(Path dir) {
     return SqliteEngine.open(SqliteConfig.of(":memory:"));
   }
 }

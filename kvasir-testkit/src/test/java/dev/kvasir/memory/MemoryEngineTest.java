@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /** The memory engine against the shared contract (it is also the differential reference). */
 class MemoryEngineTest extends KvEngineContract {
   @Override
-  protected KvEngine openEngine(Path dir) {
+  public KvEngine openEngine(Path dir) {
     return MemoryEngine.open();
   }
 }

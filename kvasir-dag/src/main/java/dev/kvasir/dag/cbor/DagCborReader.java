@@ -1,6 +1,7 @@
 package dev.kvasir.dag.cbor;
 
 import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.cid.CidFormatException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -188,7 +189,7 @@ final class DagCborReader {
     }
     try {
       return Cid.decode(Arrays.copyOfRange(payload, 1, payload.length));
-    } catch (IllegalArgumentException e) {
+    } catch (CidFormatException e) {
       throw fail(payloadStart, e.getMessage());
     }
   }

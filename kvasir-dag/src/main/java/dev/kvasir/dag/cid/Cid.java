@@ -95,8 +95,6 @@ public final class Cid implements Comparable<Cid> {
       int end = length.end() + (int) length.value();
       return new Cid(1, codec.value(), function.value(),
           Arrays.copyOfRange(bytes, length.end(), end), Arrays.copyOfRange(bytes, offset, end));
-    } catch (CidFormatException e) {
-      throw e;
     } catch (IllegalArgumentException e) {
       throw new CidFormatException("malformed binary CID: " + e.getMessage());
     }
@@ -148,7 +146,7 @@ public final class Cid implements Comparable<Cid> {
       }
       throw new CidFormatException("unsupported multibase prefix '" + base
           + "' (use base32 'b…' or base58 'Qm…'/'z…')");
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | CidFormatException e) {
       throw new CidFormatException("not a CID: \"" + text + "\": " + e.getMessage());
     }
   }

@@ -1,5 +1,6 @@
 package dev.kvasir.dag.store;
 
+import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.cbor.DagCbor;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.cid.Varint;
@@ -33,7 +34,7 @@ public final class CarReader implements Closeable {
     Object header;
     try {
       header = DagCbor.decode(readExactly(length, "header"));
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | DagException e) {
       throw new IOException("not a CAR v1 file: bad header (" + e.getMessage() + ")", e);
     }
     this.roots = roots(header);
@@ -69,7 +70,7 @@ public final class CarReader implements Closeable {
     Cid cid;
     try {
       cid = Cid.read(sectionIn);
-    } catch (IllegalArgumentException | EOFException e) {
+    } catch (IllegalArgumentException | DagException | EOFException e) {
       throw new IOException("CAR block section " + (blocksRead + 1) + " has a bad CID: "
           + e.getMessage(), e);
     }

@@ -1,12 +1,13 @@
 package dev.kvasir.dag.store;
 
+import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.cid.Cid;
 
 /**
  * A block the DAG links to is not in the store. Never means "no such key": the data is
  * incomplete, so no answer about the key can be given.
  */
-public final class MissingBlockException extends RuntimeException {
+public final class MissingBlockException extends DagException {
   private static final long serialVersionUID = 1L;
   private final transient Cid cid;
 

@@ -15,7 +15,6 @@ import dev.kvasir.key.Hex;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Mutation;
-import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.EncodedValue;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -24,7 +23,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Atomic operations: checks, mutation order, sum/min/max and versionstamps (§4, §3.4). */
-abstract class AtomicContract extends ListContract {
+public abstract class AtomicContract extends ContractBase {
   private static final KvU64 U64_MAX = KvU64.MAX;
 
   @Test
@@ -245,7 +244,7 @@ abstract class AtomicContract extends ListContract {
   }
 
   private AtomicWrite increment(KvKey counter, String idempotencyKey) {
-    return new AtomicWrite(List.of(), List.of(new Mutation.Sum(RawKey.of(counter),
+    return new AtomicWrite(List.of(), List.of(new Mutation.Sum(counter.raw(),
         EncodedValue.of(KvU64.of(1)))), List.of(), idempotencyKey);
   }
 
@@ -267,8 +266,8 @@ abstract class AtomicContract extends ListContract {
   void idempotencyKey_aRepeatedCheckedWrite_thatLanded_isNotReportedAsAFailedCheck() {
     kv.set(key("a"), 1);
     KvEntry a = kv.get(key("a"));
-    AtomicWrite write = new AtomicWrite(List.of(new Check(RawKey.of(key("a")),
-        a.versionstamp())), List.of(new Mutation.Set(RawKey.of(key("a")), EncodedValue.of(2),
+    AtomicWrite write = new AtomicWrite(List.of(new Check(key("a").raw(),
+        a.versionstamp())), List.of(new Mutation.Set(key("a").raw(), EncodedValue.of(2),
         null)), List.of(), "checked-1");
     Optional<Versionstamp> first = engine.atomicWrite(write);
     assertThat(first).isPresent();
@@ -279,8 +278,8 @@ abstract class AtomicContract extends ListContract {
   @Test
   void idempotencyKey_ofAWriteWhoseCheckFailed_recordsNothing() {
     kv.set(key("a"), 1);
-    AtomicWrite write = new AtomicWrite(List.of(new Check(RawKey.of(key("a")), null)),
-        List.of(new Mutation.Set(RawKey.of(key("b")), EncodedValue.of(2), null)), List.of(),
+    AtomicWrite write = new AtomicWrite(List.of(new Check(key("a").raw(), null)),
+        List.of(new Mutation.Set(key("b").raw(), EncodedValue.of(2), null)), List.of(),
         "failed-1");
     assertThat(engine.atomicWrite(write)).isEmpty();
     kv.delete(key("a"));

@@ -14,10 +14,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Set-up shared by the parts of {@link KvEngineContract}: a fresh {@link Kv} over the engine
- * under test for every test, closed afterwards, and small helpers.
+ * Set-up shared by the contract's themes: a fresh {@link Kv} over the engine under test for
+ * every test, closed afterwards, and small helpers. A theme runs alone when a test class extends
+ * it and names its engine in {@link #subject()}; {@link KvEngineContract} runs them all.
  */
-abstract class ContractBase {
+public abstract class ContractBase {
   /** A directory private to the test, for engines that store files. */
   @TempDir protected Path tempDir;
 
@@ -32,17 +33,20 @@ abstract class ContractBase {
 
   private int opened;
 
-  /** A new, empty engine. Called once per test, and again by tests that need a second one. */
-  protected abstract KvEngine openEngine(Path dir) throws Exception;
+  /** The engine under test. */
+  protected abstract EngineUnderTest subject();
 
-  /** Whether data survives closing the engine and opening it again in the same directory. */
-  protected boolean persistent() {
-    return false;
+  /** A new, empty engine of the {@link #subject()}. */
+  protected final KvEngine openEngine(Path dir) throws Exception {
+    return subject().openEngine(dir);
   }
 
-  /** Whether the engine delivers queue messages; KV Connect does not. */
-  protected boolean supportsQueues() {
-    return true;
+  protected final boolean persistent() {
+    return subject().persistent();
+  }
+
+  protected final boolean supportsQueues() {
+    return subject().supportsQueues();
   }
 
   @BeforeEach

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * Every limit of docs/limits.md, just under (accepted) and just over (rejected with a
  * message naming the value and the limit, nothing written).
  */
-abstract class LimitsContract extends AtomicContract {
+public abstract class LimitsContract extends ContractBase {
   /**
    * A distinct key (per variant below 400) whose encoding is exactly {@code length} ≥ 4 bytes:
    * one byte-string part, i.e. tag, body, 00.

@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** list: the four selector shapes, limit, reverse, batchSize, cursors (docs/list.md). */
-abstract class ListContract extends ReadWriteContract {
+public abstract class ListContract extends ContractBase {
   /** Keys under ["l"]: numbers 0..29 and a few strings, plus neighbours outside the prefix. */
   private final List<KvKey> under = new ArrayList<>();
   /** Every key written, in key order. */

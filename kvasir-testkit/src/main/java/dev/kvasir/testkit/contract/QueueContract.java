@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Queues: delivery, delay, redelivery with backoff, keysIfUndelivered (reference §5). */
-abstract class QueueContract extends WatchContract {
+public abstract class QueueContract extends ContractBase {
   private static final long WAIT_SECONDS = 10;
 
   private void requireQueues() {

@@ -9,10 +9,10 @@ import dev.kvasir.KvKey;
 import dev.kvasir.KvTypeException;
 import dev.kvasir.KvU64;
 import dev.kvasir.ListSelector;
-import dev.kvasir.testkit.ValueDescriptions;
-import dev.kvasir.testkit.Vectors;
-import dev.kvasir.testkit.Vectors.KeyVector;
-import dev.kvasir.testkit.Vectors.ValueVector;
+import dev.kvasir.golden.ValueDescriptions;
+import dev.kvasir.golden.Vectors.KeyVector;
+import dev.kvasir.golden.Vectors.ValueVector;
+import dev.kvasir.golden.Vectors;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.JsValues;
 import dev.kvasir.value.ValueEncoding;
@@ -30,7 +30,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** get, getMany, set, delete, expireIn, key order and value round trips. */
-abstract class ReadWriteContract extends ContractBase {
+public abstract class ReadWriteContract extends ContractBase {
   record User(String name, int age, List<String> tags) {}
 
   @Test

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** watch: initial state, changes, deletes, several keys, expiry, close (reference §6). */
-abstract class WatchContract extends LimitsContract {
+public abstract class WatchContract extends ContractBase {
   /** Generous, so slow machines do not fail; nothing here measures speed. */
   private static final long WAIT_SECONDS = 10;
 

@@ -1,0 +1,52 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvException;
+import dev.kvasir.KvOptions;
+import dev.kvasir.spi.EngineProvider;
+import dev.kvasir.spi.Engines;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The {@code --db} and {@code --access-token} options every database command takes. */
+final class DatabaseOption {
+  static final String DEFAULT = "./kvasir.sqlite3";
+
+  @Option(names = "--db", paramLabel = "LOCATION", defaultValue = DEFAULT,
+      description = "A SQLite file, :memory:, an http(s):// KV Connect URL, a"
+          + " postgresql:// URL, or any location an engine on the class path takes."
+          + " Default: ${DEFAULT-VALUE}")
+  String location = DEFAULT;
+
+  @Option(names = "--access-token", defaultValue = "${env:KVASIR_ACCESS_TOKEN}",
+      description = "The token for an http(s):// database. Default: the environment variable"
+          + " KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN).")
+  String accessToken;
+
+  /** The engine that opens {@link #location}. */
+  EngineProvider engine() {
+    return Engines.provider(location);
+  }
+
+  /**
+   * Opens the database. A file that does not exist is created only by commands that write, so
+   * that a mistyped path does not leave an empty database behind; commands that only read open
+   * a file read-only, so that they work on a read-only file system and while another process
+   * holds the write lock.
+   */
+  Kv open(boolean writes) {
+    EngineProvider engine = engine();
+    List<Path> files = engine.files(location);
+    if (!writes && !files.isEmpty() && !Files.exists(files.get(0))) {
+      throw new KvException("there is no database at " + location + "; check --db (commands"
+          + " that write, such as set or import, create it)");
+    }
+    KvOptions options = writes ? KvOptions.defaults() : engine.readOnly(KvOptions.defaults());
+    if (accessToken != null && !accessToken.isEmpty()) {
+      options = options.with("accessToken", accessToken);
+    }
+    return Kv.of(engine.open(location, options));
+  }
+}

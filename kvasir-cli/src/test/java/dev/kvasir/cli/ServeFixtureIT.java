@@ -1,0 +1,62 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvOptions;
+import dev.kvasir.ListSelector;
+import dev.kvasir.testkit.fixture.FixtureEngineProvider;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code kvasir serve --db fixture:…} with the testkit beside the unchanged jar: the CLI finds
+ * the fixture engine as it finds every engine, through its provider, and serves it.
+ */
+class ServeFixtureIT {
+  @Test
+  void serve_anEngineFromTheClassPath_servesIt() throws Exception {
+    String testkit = Path.of(FixtureEngineProvider.class.getProtectionDomain().getCodeSource()
+        .getLocation().toURI()).toString();
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+        .toString(), "-cp", Jar.JAR + File.pathSeparator + testkit, "dev.kvasir.cli.Kvasir",
+        "serve", "--db", "fixture:served", "--port", "0", "--access-token", "fixture-token-1")
+        .redirectErrorStream(true).start();
+    try {
+      BufferedReader out = new BufferedReader(
+          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      List<String> lines = new ArrayList<>();
+      String url = null;
+      for (String line; (line = out.readLine()) != null && !line.equals("Ctrl-C stops."); ) {
+        lines.add(line);
+        Matcher m = Pattern.compile(
+            "^Kvasir serves fixture:served at (http://127\\.0\\.0\\.1:\\d+)$").matcher(line);
+        if (m.find()) {
+          url = m.group(1);
+        }
+      }
+      assertThat(url).as("%s", lines).isNotNull();
+      try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", "fixture-token-1"))) {
+        kv.set(KvKey.of("a", 1), "one");
+        assertThat(kv.atomic().sum(KvKey.of("n"), 5L).commit().ok()).isTrue();
+        assertThat(kv.get(KvKey.of("a", 1)).value()).isEqualTo("one");
+        List<KvKey> keys = new ArrayList<>();
+        kv.list(ListSelector.prefix(KvKey.of("a"))).forEach(e -> keys.add(e.key()));
+        assertThat(keys).containsExactly(KvKey.of("a", 1));
+      }
+    } finally {
+      p.destroy();
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package dev.kvasir.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.CommitResult;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvU64;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connection breaks while a commit is at the server. Both ways it can end must give the
+ * caller the truth, and apply the commit exactly once: the server had not committed yet (the
+ * writer must stop that transaction before running the commit again, or it would apply twice),
+ * or it had committed and only the reply was lost (the writer must report success).
+ */
+class BrokenCommitIT {
+  private static int serverPort() {
+    String url = TestPostgres.url();
+    return Integer.parseInt(url.substring(url.lastIndexOf(':') + 1, url.lastIndexOf('/')));
+  }
+
+  private static long count(Connection admin, String sql) throws Exception {
+    try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  @Test
+  void connectionCutBeforeTheServerCommitted_pipelinedCommit_appliesExactlyOnce()
+      throws Exception {
+    cutBeforeCommit(kv -> kv.atomic().set(KvKey.of("once"), "x").enqueue("message").commit());
+  }
+
+  /**
+   * A sum goes statement by statement: cut while it waits for the lock, its server process
+   * would take the lock and then wait for the rest of the transaction, stalling every writer,
+   * unless the writer ends it.
+   */
+  @Test
+  void connectionCutBeforeTheServerCommitted_interactiveCommit_appliesExactlyOnce()
+      throws Exception {
+    cutBeforeCommit(kv -> kv.atomic().set(KvKey.of("once"), "x").sum(KvKey.of("n"), KvU64.of(1))
+        .enqueue("message").commit());
+  }
+
+  private void cutBeforeCommit(Function<Kv, CommitResult> write) throws Exception {
+    breakMidCommit(write, (proxy, admin, schema) -> {
+      proxy.cutClients(); // the server still waits for the lock with the commit in hand
+      Thread.sleep(200);
+      admin.commit(); // releases the lock: an orphaned transaction would go on now
+    });
+  }
+
+  @Test
+  void replyLostAfterTheServerCommitted_reportsTheCommit() throws Exception {
+    breakMidCommit(kv -> kv.atomic().set(KvKey.of("once"), "y").enqueue("message").commit(),
+        (proxy, admin, schema) -> {
+          proxy.swallowReplies(true);
+          admin.commit(); // the commit goes through; its reply is lost
+          for (int i = 0; i < 500
+              && count(admin, "select count(*) from " + schema + ".queue") == 0; i++) {
+            Thread.sleep(10);
+          }
+          proxy.cutClients();
+          proxy.swallowReplies(false);
+        });
+  }
+
+  /** Breaks the connection of a commit that waits for the lock {@code admin} holds. */
+  private interface Breakage {
+    void breakIt(CuttableProxy proxy, Connection admin, String schema) throws Exception;
+  }
+
+  /**
+   * Runs {@code write} through a proxy while the commit-order lock is held, breaks it, and
+   * checks that the caller is told the commit succeeded and that it applied exactly once.
+   */
+  private void breakMidCommit(Function<Kv, CommitResult> write, Breakage breakage)
+      throws Exception {
+    String schema = TestPostgres.freshSchema("broken");
+    try (CuttableProxy proxy = new CuttableProxy(serverPort());
+        Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
+            + schema);
+        Connection admin = TestPostgres.admin()) {
+      kv.set(KvKey.of("warm"), 0);
+      admin.setAutoCommit(false);
+      try (Statement s = admin.createStatement()) {
+        s.execute("select version from " + schema + ".data_version for update");
+      }
+      CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(() -> write.apply(kv));
+      TestPostgres.awaitKvasirWaitingForALock(admin);
+      breakage.breakIt(proxy, admin, schema);
+      // (An orphan left holding the lock would stall this for 30 s, past the guard.)
+      CommitResult result = commit.get(10, TimeUnit.SECONDS);
+      assertThat(result.ok()).isTrue();
+      assertThat(kv.get(KvKey.of("once")).versionstamp()).isEqualTo(result.versionstamp());
+      assertThat(count(admin, "select count(*) from " + schema + ".queue")).as("enqueued once")
+          .isOne();
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package dev.kvasir.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvOptions;
+import dev.kvasir.connect.RemoteException;
+import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.DenoPeer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** HTTPS with a keystore: h2 by ALPN, Kvasir's client with a trust store, and the real Deno. */
+class TlsIT {
+  @TempDir static Path dir;
+  private static TestCertificates certificates;
+  private static KvEngine engine;
+  private static KvServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    certificates = TestCertificates.create(dir);
+    engine = MemoryEngine.open();
+    server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+        .tls(certificates.serverKeystore(), TestCertificates.PASSWORD).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+    engine.close();
+  }
+
+  private static KvOptions trusting() {
+    return KvOptions.defaults().with("accessToken", Served.TOKEN)
+        .with("remote.trustStore", certificates.trustStore().toString())
+        .with("remote.trustStorePassword", TestCertificates.PASSWORD);
+  }
+
+  @Test
+  void servesHttp2OverTls_negotiatedByAlpn() throws Exception {
+    KeyStore trust = KeyStore.getInstance(certificates.trustStore().toFile(),
+        TestCertificates.PASSWORD.toCharArray());
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance(
+        TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(null, tmf.getTrustManagers(), null);
+    HttpClient http = HttpClient.newBuilder().sslContext(tls)
+        .version(HttpClient.Version.HTTP_2).build();
+    assertThat(server.url()).startsWith("https://127.0.0.1:");
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/"))
+        .header("authorization", "Bearer " + Served.TOKEN)
+        .POST(HttpRequest.BodyPublishers.ofString("{\"supportedVersions\":[3]}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+  }
+
+  @Test
+  void kvasirClient_withTheTrustStore_readsAndWrites() {
+    try (Kv kv = Kv.open(server.url(), trusting())) {
+      kv.set(KvKey.of("tls", "java"), "over h2");
+      assertThat(kv.get(KvKey.of("tls", "java")).value()).isEqualTo("over h2");
+    }
+  }
+
+  @Test
+  void kvasirClient_withoutTheTrustStore_failsAtOnceAndSaysWhatToDo() {
+    KvOptions untrusting = KvOptions.defaults().with("accessToken", Served.TOKEN);
+    assertThatThrownBy(() -> Kv.open(server.url(), untrusting))
+        .isInstanceOf(RemoteException.class)
+        .hasMessageContaining("TLS handshake")
+        .hasMessageContaining("remote.trustStore");
+  }
+
+  @Test
+  void deno_trustingTheCa_runsEveryRemoteOperationOverHttps() throws Exception {
+    DenoPeer deno = DenoPeer.require(dir.resolve("deno"))
+        .env("DENO_KV_ACCESS_TOKEN", Served.TOKEN)
+        .env("DENO_CERT", certificates.caPem().toString());
+    assertThat(deno.run("remote.ts", server.url())).isEqualTo("ok");
+  }
+}

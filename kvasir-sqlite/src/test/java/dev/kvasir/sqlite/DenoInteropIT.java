@@ -1,0 +1,152 @@
+package dev.kvasir.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvU64;
+import dev.kvasir.ListSelector;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.golden.ValueDescriptions;
+import dev.kvasir.golden.Vectors.KeyVector;
+import dev.kvasir.golden.Vectors.ValueVector;
+import dev.kvasir.golden.Vectors;
+import dev.kvasir.testkit.DenoPeer;
+import dev.kvasir.value.JsValues;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real Deno and Kvasir on the same SQLite files: each reads what the other wrote (every
+ * value and key vector, KvU64, expiring and versionstamped keys), they take turns writing, and
+ * they write at the same time.
+ */
+class DenoInteropIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private DenoPeer deno;
+
+  @BeforeEach
+  void findDeno() {
+    deno = DenoPeer.require(dir.resolve("deno"));
+  }
+
+  /** Key vectors that do not collide with an earlier one (lone surrogates, NaN variants). */
+  private static List<KeyVector> distinctKeys() {
+    return Vectors.keys().stream()
+        .filter(k -> k.encoded().length > 0 && !k.source().has("same_encoding_as_id")).toList();
+  }
+
+  @Test
+  void denoWrites_kvasirReadsEveryValueKeyAndVersionstamp() throws Exception {
+    String file = dir.resolve("deno.sqlite3").toString();
+    JsonNode stamps = JSON.readTree(deno.run("write_all.ts", file, deno.vectorsDir().toString()));
+    try (Kv kv = Kv.open(file)) {
+      for (ValueVector v : Vectors.values()) {
+        KvEntry e = kv.get(KvKey.of("v", v.id()));
+        Object expected = ValueDescriptions.build(v.description());
+        assertThat(JsValues.deepEquals(e.value(), expected))
+            .as("%s: read %s, expected %s", v, e.value(), expected).isTrue();
+        assertThat(e.versionstamp()).as("%s", v)
+            .isEqualTo(Versionstamp.parse(stamps.get("v" + v.id()).asText()));
+      }
+      // Colliding keys were written in order: the last writer's id is what is stored.
+      Map<String, KeyVector> lastWriter = new LinkedHashMap<>();
+      Vectors.keys().stream().filter(k -> k.encoded().length > 0)
+          .forEach(k -> lastWriter.put(k.encodedHex(), k));
+      for (KeyVector k : lastWriter.values()) {
+        KvEntry e = kv.get(KvKey.decode(k.encoded()));
+        assertThat(e.value()).as("key %s", k.id()).isEqualTo((double) k.id());
+        assertThat(e.versionstamp()).isEqualTo(Versionstamp.parse(stamps.get("k" + k.id()).asText()));
+      }
+      assertThat(kv.get(KvKey.of("u64")).value()).isEqualTo(KvU64.MAX);
+      assertThat(kv.get(KvKey.of("expiring")).value()).isEqualTo("soon");
+      List<KvEntry> log = new ArrayList<>();
+      kv.list(ListSelector.prefix(KvKey.of("log"))).forEach(log::add);
+      assertThat(log).singleElement().satisfies(e -> {
+        assertThat(e.key()).isEqualTo(KvKey.of("log", stamps.get("log").asText()));
+        assertThat(e.versionstamp().toString()).isEqualTo(stamps.get("log").asText());
+      });
+    }
+  }
+
+  @Test
+  void kvasirWrites_denoReadsEveryValueKeyAndVersionstamp() throws Exception {
+    Path file = dir.resolve("kvasir.sqlite3");
+    ObjectNode stamps = JSON.createObjectNode();
+    try (Kv kv = Kv.open(file.toString())) {
+      for (ValueVector v : Vectors.values()) {
+        stamps.put("v" + v.id(), kv.set(KvKey.of("v", v.id()),
+            ValueDescriptions.build(v.description())).versionstamp().toString());
+      }
+      for (KeyVector k : distinctKeys()) {
+        stamps.put("k" + k.id(), kv.set(KvKey.decode(k.encoded()), k.id()).versionstamp()
+            .toString());
+      }
+      stamps.put("u64", kv.set(KvKey.of("u64"), KvU64.MAX).versionstamp().toString());
+      stamps.put("expiring",
+          kv.set(KvKey.of("expiring"), "soon", Duration.ofHours(1)).versionstamp().toString());
+      stamps.put("log", kv.atomic().setVersionstamped(KvKey.of("log"), "entry").commit()
+          .versionstamp().toString());
+    }
+    Path expected = dir.resolve("expected.json");
+    Files.writeString(expected, stamps.toString());
+    assertThat(deno.run("verify_all.ts", file.toString(), deno.vectorsDir().toString(),
+        expected.toString())).isEqualTo("ok");
+  }
+
+  @Test
+  void takingTurns_onOneFile_versionsStayMonotonic_andTheFileStaysIntact() throws Exception {
+    String file = dir.resolve("turns.sqlite3").toString();
+    List<Versionstamp> order = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      JsonNode fromDeno = JSON.readTree(deno.run("sequence.ts", file, "deno" + round, "20"));
+      fromDeno.forEach(s -> order.add(Versionstamp.parse(s.asText())));
+      try (Kv kv = Kv.open(file)) {
+        for (int i = 0; i < 20; i++) {
+          order.add(kv.set(KvKey.of("turn", "kvasir" + round, i), Map.of("i", i)).versionstamp());
+        }
+      }
+    }
+    for (int i = 1; i < order.size(); i++) {
+      assertThat(order.get(i)).as("commit %d", i).isGreaterThan(order.get(i - 1));
+    }
+    try (Kv kv = Kv.open(file)) {
+      List<KvEntry> all = new ArrayList<>();
+      kv.list(ListSelector.prefix(KvKey.of("turn"))).forEach(all::add);
+      assertThat(all).hasSize(120);
+    }
+    try (var c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        var r = c.createStatement().executeQuery("pragma integrity_check")) {
+      r.next();
+      assertThat(r.getString(1)).isEqualTo("ok");
+    }
+  }
+
+  @Test
+  void writingAtTheSameTime_checkAndSetCountsAreExact() throws Exception {
+    String file = dir.resolve("race.sqlite3").toString();
+    int each = 2000;
+    try (Kv kv = Kv.open(file)) {
+      kv.set(KvKey.of("start"), true);
+      Process denoWriter = deno.start("cas.ts", file, String.valueOf(each));
+      CasWorker.increment(kv, KvKey.of("counter", "shared"), each);
+      assertThat(DenoPeer.finish(denoWriter, "cas.ts")).endsWith("done");
+      assertThat(kv.get(KvKey.of("counter", "shared")).value()).isEqualTo(KvU64.of(2L * each));
+    }
+  }
+}

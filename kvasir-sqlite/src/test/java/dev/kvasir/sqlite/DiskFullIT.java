@@ -1,0 +1,135 @@
+package dev.kvasir.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvUnavailableException;
+import dev.kvasir.ListSelector;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real full file system: a 2 MiB tmpfs mounted for the test (which needs root; without it the
+ * test is skipped and says why). Writes that meet the full disk fail as unavailable and leave
+ * nothing behind, another process can read meanwhile, and once space is freed the same engine
+ * writes again, with every acknowledged entry intact.
+ */
+class DiskFullIT {
+  private static final int VALUE_BYTES = 60_000;
+
+  @TempDir Path dir;
+  private Path mount;
+
+  @BeforeEach
+  void mountTmpfs() throws Exception {
+    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+        "mounting a small tmpfs needs root; run the build as root to test a full disk");
+    mount = dir.resolve("small");
+    Files.createDirectories(mount);
+    Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs",
+        mount.toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    Assumptions.assumeTrue(p.waitFor() == 0, "cannot mount a tmpfs here: " + out);
+  }
+
+  @AfterEach
+  void unmount() throws Exception {
+    if (mount != null) {
+      new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start()
+          .waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void writesOnAFullDisk_failAsUnavailable_andSucceedOnceSpaceIsFreed() throws Exception {
+    String file = mount.resolve("full.sqlite3").toString();
+    Path filler = mount.resolve("filler");
+    Random random = new Random(7);
+    try (Kv kv = Kv.open(file)) {
+      kv.set(KvKey.of("first"), "written before the disk filled");
+      Files.write(filler, new byte[1200 * 1024]);
+
+      int acknowledged = 0;
+      KvUnavailableException full = null;
+      for (int i = 0; i < 100 && full == null; i++) {
+        byte[] value = new byte[VALUE_BYTES];
+        random.nextBytes(value);
+        try {
+          kv.set(KvKey.of("big", i), value);
+          acknowledged++;
+        } catch (KvUnavailableException e) {
+          full = e;
+        }
+      }
+      assertThat(full).as("the disk filled up").isNotNull();
+      assertThat(full.maybeApplied()).isFalse();
+      assertThat(full.getMessage()).contains("full");
+      assertThat(count(kv)).as("no partial commit").isEqualTo(acknowledged);
+
+      // Still full: every further write fails the same way, none wedges the engine.
+      for (int i = 0; i < 3; i++) {
+        int n = i;
+        assertThatThrownBy(() -> kv.set(KvKey.of("big", "again", n), new byte[VALUE_BYTES]))
+            .isInstanceOf(KvUnavailableException.class);
+      }
+      // Another process reads meanwhile: the engine holds no write lock.
+      assertThat(readInAnotherProcess(file)).isEqualTo(acknowledged);
+
+      Files.delete(filler);
+      kv.set(KvKey.of("after"), "written once space was freed");
+      assertThat(kv.get(KvKey.of("after")).value()).isEqualTo("written once space was freed");
+      assertThat(kv.get(KvKey.of("first")).value()).isEqualTo("written before the disk filled");
+      assertThat(count(kv)).isEqualTo(acknowledged);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("pragma integrity_check")) {
+      assertThat(r.getString(1)).isEqualTo("ok");
+    }
+  }
+
+  private static int count(Kv kv) {
+    int n = 0;
+    for (var ignored : kv.list(ListSelector.prefix(KvKey.of("big")))) {
+      n++;
+    }
+    return n;
+  }
+
+  private static int readInAnotherProcess(String file) throws Exception {
+    Process child = MultiProcessIT.startJava(ChildReader.class, file);
+    if (!child.waitFor(60, TimeUnit.SECONDS)) {
+      child.destroyForcibly();
+      throw new AssertionError("the reading process hung");
+    }
+    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(child.exitValue()).as(out).isZero();
+    return Integer.parseInt(out.strip().lines().reduce((a, b) -> b).orElseThrow());
+  }
+
+  /** A child process: opens the file and prints how many {@code ["big", …]} entries it has. */
+  public static final class ChildReader {
+    private ChildReader() {}
+
+    public static void main(String[] args) throws IOException {
+      try (Kv kv = Kv.open(args[0])) {
+        System.out.println(count(kv));
+      }
+    }
+  }
+}
