@@ -6,9 +6,11 @@ import dev.kvasir.server.KvServer;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -26,26 +28,35 @@ import picocli.CommandLine.Spec;
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve a database over KV Connect, for Deno.openKv(\"http://…\"), the"
         + " @deno/kv Node client and Kvasir's own client.",
-        "Ctrl-C or SIGTERM lets requests in flight finish, then closes the database."},
+        "Ctrl-C or SIGTERM lets requests in flight finish, then closes the database; SIGTERM"
+            + " exits with status 0.",
+        "Every option can also come from an environment variable: KVASIR_DB, KVASIR_PORT,"
+            + " KVASIR_HOST, KVASIR_ACCESS_TOKEN(_FILE), KVASIR_TOKENS_FILE,"
+            + " KVASIR_DB_PASSWORD_FILE,"
+            + " KVASIR_MAX_WATCHES, KVASIR_TLS_KEYSTORE, KVASIR_TLS_PASSWORD.",
+        "GET /healthz and GET /readyz answer health probes without a token."},
     footer = {"", "Examples:",
         "  kvasir serve",
         "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0",
         "  kvasir serve --db postgresql://kvasir:secret@db.internal/app --host 0.0.0.0",
-        "  KVASIR_ACCESS_TOKEN=my-long-secret kvasir serve"})
+        "  KVASIR_ACCESS_TOKEN=my-long-secret kvasir serve",
+        "  kvasir serve --db postgresql://kvasir@db.internal/app --db-password-file /run/secrets/db"
+            + " --access-token-file /run/secrets/token"})
 final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = {"--db", "--path"}, paramLabel = "LOCATION",
-      defaultValue = "./kvasir.sqlite3",
+      defaultValue = "${env:KVASIR_DB:-./kvasir.sqlite3}",
       description = "The SQLite file (Deno's format; created if missing), a"
           + " postgresql://user:password@host:port/database URL, or any location an engine on"
           + " the class path takes. Default: ${DEFAULT-VALUE}")
   String location;
 
-  @Option(names = "--port", defaultValue = "4512", description = "Default: ${DEFAULT-VALUE}")
+  @Option(names = "--port", defaultValue = "${env:KVASIR_PORT:-4512}",
+      description = "Default: ${DEFAULT-VALUE}")
   int port;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1",
+  @Option(names = "--host", defaultValue = "${env:KVASIR_HOST:-127.0.0.1}",
       description = "The address to listen on. Default: ${DEFAULT-VALUE}")
   String host;
 
@@ -54,12 +65,32 @@ final class ServeCommand implements Callable<Integer> {
           + " variable KVASIR_ACCESS_TOKEN, else a new random token, printed once.")
   String accessToken;
 
-  @Option(names = "--max-watches", defaultValue = "10000",
+  @Option(names = "--access-token-file", paramLabel = "FILE",
+      defaultValue = "${env:KVASIR_ACCESS_TOKEN_FILE}",
+      description = "Read the token from the first line of this file, so that it shows neither"
+          + " in ps nor in the shell's history.")
+  Path accessTokenFile;
+
+  @Option(names = "--tokens-file", paramLabel = "FILE",
+      defaultValue = "${env:KVASIR_TOKENS_FILE}",
+      description = "Several tokens, one per line: TOKEN rw|ro [PREFIX ...] (read-write or"
+          + " read-only, limited to keys under the prefixes if any). Read again when it"
+          + " changes, so tokens rotate without a restart.")
+  Path tokensFile;
+
+  @Option(names = "--db-password-file", paramLabel = "FILE",
+      defaultValue = "${env:KVASIR_DB_PASSWORD_FILE}",
+      description = "Read the database password from the first line of this file, for a --db"
+          + " URL that leaves it out.")
+  Path dbPasswordFile;
+
+  @Option(names = "--max-watches", defaultValue = "${env:KVASIR_MAX_WATCHES:-10000}",
       description = "The most watch streams open at once; more are refused (HTTP 429)."
           + " Default: ${DEFAULT-VALUE}")
   int maxWatches;
 
-  @Option(names = "--tls-keystore", description = "Serve HTTPS (h2) with this PKCS12 keystore.")
+  @Option(names = "--tls-keystore", defaultValue = "${env:KVASIR_TLS_KEYSTORE}",
+      description = "Serve HTTPS (h2) with this PKCS12 keystore.")
   Path keystore;
 
   @Option(names = "--tls-password", defaultValue = "${env:KVASIR_TLS_PASSWORD}",
@@ -71,9 +102,29 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    boolean generated = accessToken == null || accessToken.isEmpty();
-    String token = generated ? newToken() : accessToken;
-    if (token.length() < 12 || token.chars().anyMatch(Character::isWhitespace)) {
+    String fromFile;
+    String dbPassword;
+    TokensFile scoped;
+    try {
+      int ways = (accessToken != null && !accessToken.isEmpty() ? 1 : 0)
+          + (accessTokenFile != null ? 1 : 0) + (tokensFile != null ? 1 : 0);
+      if (ways > 1) {
+        err.println("error: give the access tokens one way: --access-token,"
+            + " --access-token-file or --tokens-file (or their environment variables)");
+        return 2;
+      }
+      scoped = tokensFile == null ? null : new TokensFile(tokensFile, err);
+      fromFile = accessTokenFile == null ? null : firstLine(accessTokenFile, "access token");
+      dbPassword = dbPasswordFile == null ? null : firstLine(dbPasswordFile, "database password");
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 2;
+    }
+    String given = fromFile != null ? fromFile : accessToken;
+    boolean generated = scoped == null && (given == null || given.isEmpty());
+    String token = generated ? newToken() : given;
+    if (scoped == null
+        && (token.length() < 12 || token.chars().anyMatch(Character::isWhitespace))) {
       err.println("error: the access token must have at least 12 characters and no white space;"
           + " pass another --access-token or leave it out to get a random one");
       return 2;
@@ -82,7 +133,9 @@ final class ServeCommand implements Callable<Integer> {
     String served;
     try {
       EngineProvider provider = Engines.provider(location);
-      engine = provider.open(location, KvOptions.defaults());
+      KvOptions options = dbPassword == null ? KvOptions.defaults()
+          : KvOptions.defaults().with("password", dbPassword);
+      engine = provider.open(location, options);
       served = provider.describe(location);
     } catch (IllegalArgumentException | KvException e) {
       err.println("error: " + e.getMessage());
@@ -90,8 +143,12 @@ final class ServeCommand implements Callable<Integer> {
     }
     KvServer server;
     try {
-      KvServer.Builder b = KvServer.builder(engine).accessToken(token).host(host).port(port)
-          .maxWatches(maxWatches);
+      KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches);
+      if (scoped != null) {
+        b.accessTokens(scoped);
+      } else {
+        b.accessToken(token);
+      }
       if (keystore != null) {
         b.tls(keystore, keystorePassword);
       }
@@ -101,12 +158,15 @@ final class ServeCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage() + " (is the port in use? try --port)");
       return Kvasir.DATABASE_ERROR;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    // Ctrl-C (SIGINT) and SIGHUP stop the JVM, which runs this hook; SIGTERM, what service
+    // managers send, is handled below so that the server drains and exits with status 0.
+    Thread hook = new Thread(() -> {
       server.close();
       engine.close();
-      stopped.countDown();
-    }, "kvasir-shutdown"));
+    }, "kvasir-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    CountDownLatch terminated = new CountDownLatch(1);
+    Termination.onSigterm(terminated::countDown);
     boolean everywhere = host.equals("0.0.0.0") || host.equals("::");
     if (keystore == null && !isLoopback(host)) {
       err.println("warning: serving on " + (everywhere ? "every network interface" : host)
@@ -126,8 +186,25 @@ final class ServeCommand implements Callable<Integer> {
     out.println();
     out.println("Ctrl-C stops.");
     out.flush();
-    stopped.await();
+    terminated.await(); // without a SIGTERM handler, forever: the shutdown hook stops everything
+    Runtime.getRuntime().removeShutdownHook(hook);
+    server.close();
+    engine.close();
+    err.println("stopped");
     return 0;
+  }
+
+  /** The first line of a secret file, without its line break. */
+  private static String firstLine(Path file, String what) {
+    try {
+      String text = Files.readString(file);
+      int end = text.indexOf('\n');
+      String line = end < 0 ? text : text.substring(0, end);
+      return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the " + what + " from " + file + ": "
+          + e.getMessage());
+    }
   }
 
   private static boolean isLoopback(String host) {

@@ -7,7 +7,12 @@ import dev.kvasir.KvKey;
 import dev.kvasir.KvOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,8 +55,55 @@ class ServeIT {
     }
     p.destroy(); // SIGTERM
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("a clean stop").isZero();
     try (Kv kv = Kv.open(file.toString())) {
       assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
+    }
+  }
+
+  @Test
+  void serve_configuredByEnvironmentAndASecretFile_keepsTheSecretOutOfItsCommandLine()
+      throws Exception {
+    Path file = dir.resolve("env.sqlite3");
+    Path tokenFile = dir.resolve("token");
+    String secret = "secret-from-a-file-0123";
+    Files.writeString(tokenFile, secret + "\n");
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin",
+        "java").toString(), "-jar", Jar.JAR.toString(), "serve").redirectErrorStream(true);
+    pb.environment().put("KVASIR_DB", file.toString());
+    pb.environment().put("KVASIR_PORT", "0");
+    pb.environment().put("KVASIR_ACCESS_TOKEN_FILE", tokenFile.toString());
+    pb.environment().remove("KVASIR_ACCESS_TOKEN");
+    Process p = pb.start();
+    BufferedReader out = new BufferedReader(
+        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    List<String> lines = new ArrayList<>();
+    String url = null;
+    for (String line; (line = out.readLine()) != null && !line.equals("Ctrl-C stops."); ) {
+      lines.add(line);
+      Matcher m = Pattern.compile(
+          "^Kvasir serves .*env\\.sqlite3 at (http://127\\.0\\.0\\.1:\\d+)$").matcher(line);
+      if (m.find()) {
+        url = m.group(1);
+      }
+    }
+    assertThat(url).as("%s", lines).isNotNull();
+    assertThat(lines).noneMatch(l -> l.contains(secret) || l.contains("generated"));
+    String commandLine = Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"));
+    assertThat(commandLine).as("what ps shows").doesNotContain(secret);
+
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(url + "/readyz"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", secret))) {
+      kv.set(KvKey.of("from"), "env");
+    }
+    p.destroy(); // SIGTERM
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("a clean stop").isZero();
+    try (Kv kv = Kv.open(file.toString())) {
+      assertThat(kv.get(KvKey.of("from")).value()).isEqualTo("env");
     }
   }
 }

@@ -30,7 +30,9 @@ import javax.sql.DataSource;
  *
  * In a URL, {@code schema}, {@code poolSize} and {@code retryTimeoutMs} are query parameters;
  * through {@link dev.kvasir.Kv#open(String, KvOptions)} they are also the options {@code
- * postgres.schema}, {@code postgres.poolSize} and {@code postgres.retryTimeoutMs}.
+ * postgres.schema}, {@code postgres.poolSize} and {@code postgres.retryTimeoutMs}. The option
+ * {@code password} gives the password of a URL that leaves it out, so that it need not appear
+ * on a command line ({@code kvasir serve --db-password-file}).
  */
 public final class PostgresConfig {
   private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -110,6 +112,11 @@ public final class PostgresConfig {
   /** The settings of {@code options} applied to {@link #of(String) of(location)}. */
   static PostgresConfig from(String location, KvOptions options) {
     PostgresConfig c = of(location);
+    String secret = options.get("password").orElse(null);
+    if (secret != null) {
+      c = new PostgresConfig(c.jdbcUrl, c.user, secret, null, c.schema, c.poolSize,
+          c.retryTimeout);
+    }
     String schema = options.get("postgres.schema").orElse(null);
     if (schema != null) {
       c = c.schema(schema);

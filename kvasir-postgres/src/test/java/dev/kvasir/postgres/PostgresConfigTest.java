@@ -41,6 +41,15 @@ class PostgresConfigTest {
   }
 
   @Test
+  void passwordOption_suppliesThePasswordTheUrlLeavesOut() {
+    PostgresConfig c = PostgresConfig.from("postgresql://app@db/shop",
+        KvOptions.defaults().with("password", "from-a-file"));
+    assertThat(c.user()).isEqualTo("app");
+    assertThat(c.password()).isEqualTo("from-a-file");
+    assertThat(c.toString()).doesNotContain("from-a-file");
+  }
+
+  @Test
   void malformedInput_failsNamingTheProblem_withoutThePassword() {
     assertThatThrownBy(() -> PostgresConfig.of("postgresql://u:hunter2@/db"))
         .isInstanceOf(IllegalArgumentException.class)

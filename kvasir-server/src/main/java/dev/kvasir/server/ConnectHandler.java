@@ -14,23 +14,28 @@ import dev.kvasir.connect.Metadata;
 import dev.kvasir.connect.Wire;
 import dev.kvasir.connect.proto.SnapshotRead;
 import dev.kvasir.connect.proto.Watch;
+import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.ReadRange;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.TreeSet;
-import java.util.UUID;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -44,8 +49,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The KV Connect endpoints of denokv's server (docs/kv-connect.md §8): metadata at {@code
  * POST /}, data at {@code POST /v2/snapshot_read}, {@code /v2/atomic_write}, {@code /v2/watch}.
- * Every request needs the bearer token; a refused request gets a 4xx with a plain-text reason
- * and touches nothing; 5xx is only for faults of the server itself.
+ * Every request needs one of the bearer tokens, and stays within that token's reach
+ * (read-only, key prefixes: docs/operations.md §4, else 403); a refused request gets a 4xx
+ * with a plain-text reason and touches nothing; 5xx is only for faults of the server itself.
  */
 final class ConnectHandler extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectHandler.class);
@@ -58,10 +64,12 @@ final class ConnectHandler extends Handler.Abstract {
    * the same exception an embedded engine would. Other clients read the plain-text body.
    */
   static final String ERROR_KIND = "x-kvasir-error";
+  /** The token a request presented, as the request attribute of this name. */
+  private static final String TOKEN = AccessToken.class.getName();
 
   private final KvEngine engine;
-  private final byte[] token;
-  private final String tokenText;
+  /** The tokens clients may present, asked again on every request (rotation). */
+  private final Supplier<List<AccessToken>> tokens;
   private final UUID databaseId;
   private final Set<Integer> versions;
   private final Duration metadataLifetime;
@@ -73,13 +81,13 @@ final class ConnectHandler extends Handler.Abstract {
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean stopping;
 
-  ConnectHandler(KvEngine engine, String token, UUID databaseId, Set<Integer> versions,
+  ConnectHandler(KvEngine engine, Supplier<List<AccessToken>> tokens, UUID databaseId,
+      Set<Integer> versions,
       Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline) {
     this.watchLimits = watchLimits;
     this.bodyDeadline = bodyDeadline;
     this.engine = engine;
-    this.tokenText = token;
-    this.token = token.getBytes(StandardCharsets.UTF_8);
+    this.tokens = tokens;
     this.databaseId = databaseId;
     this.versions = versions;
     this.metadataLifetime = metadataLifetime;
@@ -118,7 +126,7 @@ final class ConnectHandler extends Handler.Abstract {
           response.getHeaders().put(HttpHeader.ALLOW, "POST");
           throw new Refused(405, "KV Connect endpoints take POST requests only.");
         }
-        authorize(request);
+        request.setAttribute(TOKEN, authorize(request));
         int max = maxBody(path);
         if (request.getLength() > max) {
           throw new Refused(413, "The request body is too large: " + request.getLength()
@@ -224,7 +232,11 @@ final class ConnectHandler extends Handler.Abstract {
     return false;
   }
 
-  private void authorize(Request request) throws Refused {
+  /**
+   * The token the request presents. Every known token is compared, each in constant time, so
+   * the answer's timing tells nothing about which one nearly matched.
+   */
+  private AccessToken authorize(Request request) throws Refused {
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     if (header == null || header.length() < 7
         || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
@@ -232,9 +244,24 @@ final class ConnectHandler extends Handler.Abstract {
           + " <access token>'.");
     }
     byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-    if (!MessageDigest.isEqual(given, token)) { // constant time
+    AccessToken matched = null;
+    for (AccessToken t : tokens.get()) {
+      if (MessageDigest.isEqual(given, t.secret().getBytes(StandardCharsets.UTF_8))) {
+        matched = t;
+      }
+    }
+    if (matched == null) {
       throw new Refused(401, "Invalid access token.");
     }
+    return matched;
+  }
+
+  private static AccessToken token(Request request) {
+    return (AccessToken) request.getAttribute(TOKEN);
+  }
+
+  private static Refused forbidden(String what) {
+    return new Refused(403, "This access token may not " + what + ".");
   }
 
   private void checkDatabaseId(Request request) throws Refused {
@@ -263,7 +290,8 @@ final class ConnectHandler extends Handler.Abstract {
         ? request.getHttpURI().getScheme() + "://" + request.getHttpURI().getAuthority() + "/v2"
         : "/v2";
     Metadata m = new Metadata(version, databaseId, List.of(new Metadata.Endpoint(endpoint, true)),
-        tokenText, Instant.now().plus(metadataLifetime).truncatedTo(ChronoUnit.MILLIS));
+        token(request).secret(),
+        Instant.now().plus(metadataLifetime).truncatedTo(ChronoUnit.MILLIS));
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(m.toJson().getBytes(StandardCharsets.UTF_8)), callback);
@@ -290,6 +318,12 @@ final class ConnectHandler extends Handler.Abstract {
   private void snapshotRead(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
     var ranges = Wire.readRanges(dataRequest(request, body, SnapshotRead.parser()));
+    AccessToken token = token(request);
+    for (ReadRange range : ranges) {
+      if (!token.covers(range)) {
+        throw forbidden("read keys outside its prefixes");
+      }
+    }
     var output = Wire.snapshotReadOutput(engine.snapshotRead(ranges, Consistency.STRONG));
     sendProtobuf(response, callback, output.toByteArray());
   }
@@ -298,6 +332,7 @@ final class ConnectHandler extends Handler.Abstract {
       throws Refused {
     var write = Wire.atomicWrite(dataRequest(request, body,
         dev.kvasir.connect.proto.AtomicWrite.parser()));
+    authorizeWrite(token(request), write);
     String key = request.getHeaders().get(Wire.IDEMPOTENCY_KEY_HEADER);
     if (key != null) {
       try {
@@ -310,10 +345,32 @@ final class ConnectHandler extends Handler.Abstract {
     sendProtobuf(response, callback, output.toByteArray());
   }
 
+  /** A read-only token writes nothing; a scoped one only keys under its prefixes. */
+  private static void authorizeWrite(AccessToken token, AtomicWrite write) throws Refused {
+    if (token.readOnly()) {
+      throw forbidden("write");
+    }
+    List<RawKey> keys = new ArrayList<>();
+    write.checks().forEach(c -> keys.add(c.key()));
+    write.mutations().forEach(m -> keys.add(m.key()));
+    write.enqueues().forEach(e -> keys.addAll(e.keysIfUndelivered()));
+    for (RawKey key : keys) {
+      if (!token.covers(key)) {
+        throw forbidden("write keys outside its prefixes");
+      }
+    }
+  }
+
   private void watch(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
     Watch watch = dataRequest(request, body, Watch.parser());
     var keys = Wire.watchKeys(watch);
+    AccessToken token = token(request);
+    for (RawKey key : keys) {
+      if (!token.covers(key)) {
+        throw forbidden("watch keys outside its prefixes");
+      }
+    }
     String connection = request.getConnectionMetaData().getId();
     String refused = watchLimits.admit(connection);
     if (refused != null) {
@@ -340,6 +397,11 @@ final class ConnectHandler extends Handler.Abstract {
 
   int openWatches() {
     return watchLimits.open();
+  }
+
+  /** Whether {@link #drain} began: the server is stopping. */
+  boolean isDraining() {
+    return stopping;
   }
 
   /**

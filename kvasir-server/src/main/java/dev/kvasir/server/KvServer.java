@@ -5,9 +5,11 @@ import dev.kvasir.spi.KvEngine;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
@@ -32,7 +34,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * }
  * }</pre>
  *
- * The engine stays the caller's: {@link #close()} stops serving and leaves it open.
+ * {@code GET /healthz} and {@code GET /readyz} answer probes without a token (docs/operations.md
+ * §1).
+ *
+ * <p>The engine stays the caller's: {@link #close()} stops serving and leaves it open.
  */
 public final class KvServer implements AutoCloseable {
   /** HTTP/2 streams of a connection that its watches may not take: room for its other calls. */
@@ -75,10 +80,11 @@ public final class KvServer implements AutoCloseable {
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     jetty.addConnector(connector);
-    handler = new ConnectHandler(b.engine, b.accessToken, b.databaseId, b.protocolVersions,
+    handler = new ConnectHandler(b.engine, b.tokens, b.databaseId, b.protocolVersions,
         b.metadataLifetime, new WatchLimits(b.maxWatches,
             Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline);
-    jetty.setHandler(handler);
+    jetty.setHandler(new HealthHandler(handler, b.engine, b.readinessDeadline,
+        handler::isDraining));
     drainTimeout = b.drainTimeout;
     // close() drains requests itself; Jetty's own graceful stop waits on idle connections too.
     jetty.setStopTimeout(0);
@@ -139,7 +145,7 @@ public final class KvServer implements AutoCloseable {
   /** How to build a {@link KvServer}. */
   public static final class Builder {
     private final KvEngine engine;
-    private String accessToken;
+    private Supplier<List<AccessToken>> tokens;
     private String host = "127.0.0.1";
     private int port = 4512;
     private Path keystore;
@@ -151,6 +157,7 @@ public final class KvServer implements AutoCloseable {
     private int maxWatches = 10_000;
     private int maxStreamsPerConnection = 1024;
     private Duration bodyDeadline = Duration.ofSeconds(10);
+    private Duration readinessDeadline = Duration.ofSeconds(2);
     private Duration metadataLifetime = Duration.ofDays(1);
     private Set<Integer> protocolVersions = Set.copyOf(Metadata.SUPPORTED_VERSIONS);
 
@@ -158,9 +165,23 @@ public final class KvServer implements AutoCloseable {
       this.engine = Objects.requireNonNull(engine, "engine");
     }
 
-    /** The bearer token every request must carry (required, at least 12 characters). */
+    /**
+     * The one bearer token every request must carry, which may read and write everything (at
+     * least 12 characters, no white space). This or {@link #accessTokens} is required.
+     */
     public Builder accessToken(String token) {
-      this.accessToken = token;
+      List<AccessToken> one = List.of(AccessToken.full(token));
+      this.tokens = () -> one;
+      return this;
+    }
+
+    /**
+     * The tokens clients may present, each read-write or read-only and perhaps limited to key
+     * prefixes (docs/operations.md §4). Asked on every request, so a supplier that re-reads a
+     * file rotates tokens without a restart; it must be cheap.
+     */
+    public Builder accessTokens(Supplier<List<AccessToken>> tokens) {
+      this.tokens = Objects.requireNonNull(tokens, "tokens");
       return this;
     }
 
@@ -216,6 +237,18 @@ public final class KvServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How long {@code GET /readyz} waits for the database to answer a read before it answers
+     * 503; default 2 s.
+     */
+    public Builder readinessDeadline(Duration deadline) {
+      if (deadline.isNegative() || deadline.isZero()) {
+        throw new IllegalArgumentException("readinessDeadline must be positive: " + deadline);
+      }
+      this.readinessDeadline = deadline;
+      return this;
+    }
+
     /** How long {@link #close()} waits for requests in flight; default 10 s. */
     public Builder drainTimeout(Duration timeout) {
       this.drainTimeout = timeout;
@@ -265,9 +298,8 @@ public final class KvServer implements AutoCloseable {
 
     /** Builds and starts the server. */
     public KvServer start() {
-      if (accessToken == null || accessToken.length() < 12) {
-        throw new IllegalArgumentException(
-            "an access token of at least 12 characters is required");
+      if (tokens == null) {
+        throw new IllegalArgumentException("an access token is required (accessToken)");
       }
       KvServer server = new KvServer(this);
       try {

@@ -1,0 +1,127 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.KvKey;
+import dev.kvasir.server.AccessToken;
+import dev.kvasir.spi.RawKey;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * {@code kvasir serve --tokens-file}: the tokens clients may present, one per line (docs/
+ * operations.md §4): {@code TOKEN rw|ro [PREFIX …]}, prefixes as keys in the CLI's syntax,
+ * {@code #} comments. Read again when the file changes (looked at once a second at most), so
+ * tokens rotate without a restart; a file that no longer parses leaves the tokens in force and
+ * says why.
+ */
+final class TokensFile implements Supplier<List<AccessToken>> {
+  private static final long LOOK_EVERY_MS = 1_000;
+
+  private final Path file;
+  private final PrintWriter err;
+  private List<AccessToken> tokens;
+  private FileTime readAt;
+  private long lookedAtMs;
+
+  /**
+   * Reads {@code file}; later problems go to {@code err}.
+   *
+   * @throws IllegalArgumentException if it cannot be read or parsed, naming the line
+   */
+  TokensFile(Path file, PrintWriter err) {
+    this.file = file;
+    this.err = err;
+    this.readAt = modified();
+    this.tokens = parse(read());
+    this.lookedAtMs = System.currentTimeMillis();
+  }
+
+  @Override
+  public synchronized List<AccessToken> get() {
+    long now = System.currentTimeMillis();
+    if (now - lookedAtMs >= LOOK_EVERY_MS) {
+      lookedAtMs = now;
+      try {
+        FileTime modified = modified();
+        if (!modified.equals(readAt)) {
+          tokens = parse(read());
+          readAt = modified;
+          err.println("kvasir serve: read " + tokens.size() + " tokens from " + file);
+          err.flush();
+        }
+      } catch (IllegalArgumentException e) {
+        err.println("warning: " + e.getMessage() + "; the tokens read before stay in force");
+        err.flush();
+      }
+    }
+    return tokens;
+  }
+
+  private FileTime modified() {
+    try {
+      return Files.getLastModifiedTime(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e);
+    }
+  }
+
+  private List<String> read() {
+    try {
+      return Files.readAllLines(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e);
+    }
+  }
+
+  private List<AccessToken> parse(List<String> lines) {
+    List<AccessToken> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      try {
+        AccessToken token = token(line);
+        if (!seen.add(token.secret())) {
+          throw new IllegalArgumentException("the token appears twice");
+        }
+        out.add(token);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(file + " line " + (i + 1) + ": " + e.getMessage()
+            + " (expected: TOKEN rw|ro [PREFIX ...])");
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException(file + " holds no token");
+    }
+    return List.copyOf(out);
+  }
+
+  private static AccessToken token(String line) {
+    String[] fields = line.split("\\s+", 3);
+    if (fields.length < 2 || !fields[1].equals("rw") && !fields[1].equals("ro")) {
+      throw new IllegalArgumentException("the second field is rw or ro");
+    }
+    List<RawKey> prefixes = new ArrayList<>();
+    if (fields.length == 3) {
+      // Keys are separated by white space between a closing and an opening bracket.
+      for (String key : fields[2].split("(?<=\\])\\s+(?=\\[)")) {
+        KvKey prefix = KeySyntax.parse(key);
+        if (prefix.size() == 0) {
+          throw new IllegalArgumentException("the empty prefix [] would cover every key; leave"
+              + " the prefixes out instead");
+        }
+        prefixes.add(prefix.raw());
+      }
+    }
+    return new AccessToken(fields[0], fields[1].equals("ro"), prefixes);
+  }
+}
