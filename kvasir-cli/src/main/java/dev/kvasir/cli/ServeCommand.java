@@ -6,6 +6,8 @@ import dev.kvasir.server.KvServer;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -32,9 +34,10 @@ import picocli.CommandLine.Spec;
             + " exits with status 0.",
         "Every option can also come from an environment variable: KVASIR_DB, KVASIR_PORT,"
             + " KVASIR_HOST, KVASIR_ACCESS_TOKEN(_FILE), KVASIR_TOKENS_FILE,"
-            + " KVASIR_DB_PASSWORD_FILE,"
+            + " KVASIR_DB_PASSWORD_FILE, KVASIR_METRICS_TOKEN_FILE,"
             + " KVASIR_MAX_WATCHES, KVASIR_TLS_KEYSTORE, KVASIR_TLS_PASSWORD.",
-        "GET /healthz and GET /readyz answer health probes without a token."},
+        "GET /healthz and GET /readyz answer health probes without a token; GET /metrics"
+            + " serves Prometheus metrics."},
     footer = {"", "Examples:",
         "  kvasir serve",
         "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0",
@@ -78,6 +81,12 @@ final class ServeCommand implements Callable<Integer> {
           + " changes, so tokens rotate without a restart.")
   Path tokensFile;
 
+  @Option(names = "--metrics-token-file", paramLabel = "FILE",
+      defaultValue = "${env:KVASIR_METRICS_TOKEN_FILE}",
+      description = "Ask scrapers of GET /metrics for the token on the first line of this file;"
+          + " without it, the metrics are open to anyone who reaches the port.")
+  Path metricsTokenFile;
+
   @Option(names = "--db-password-file", paramLabel = "FILE",
       defaultValue = "${env:KVASIR_DB_PASSWORD_FILE}",
       description = "Read the database password from the first line of this file, for a --db"
@@ -105,6 +114,7 @@ final class ServeCommand implements Callable<Integer> {
     String fromFile;
     String dbPassword;
     TokensFile scoped;
+    String metricsToken;
     try {
       int ways = (accessToken != null && !accessToken.isEmpty() ? 1 : 0)
           + (accessTokenFile != null ? 1 : 0) + (tokensFile != null ? 1 : 0);
@@ -116,6 +126,8 @@ final class ServeCommand implements Callable<Integer> {
       scoped = tokensFile == null ? null : new TokensFile(tokensFile, err);
       fromFile = accessTokenFile == null ? null : firstLine(accessTokenFile, "access token");
       dbPassword = dbPasswordFile == null ? null : firstLine(dbPasswordFile, "database password");
+      metricsToken = metricsTokenFile == null ? null : firstLine(metricsTokenFile,
+          "metrics token");
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
@@ -143,7 +155,9 @@ final class ServeCommand implements Callable<Integer> {
     }
     KvServer server;
     try {
-      KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches);
+      KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches)
+          .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+          .metricsToken(metricsToken);
       if (scoped != null) {
         b.accessTokens(scoped);
       } else {

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code kvasir serve} from the shaded jar: serves, prints the URL and token, stops on SIGTERM. */
 class ServeIT {
+  private static final String COMMITTED_ONE =
+      "kvasir_server_commits_total{outcome=\"committed\"} 1";
+
   @TempDir Path dir;
 
   @Test
@@ -99,6 +102,13 @@ class ServeIT {
     try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", secret))) {
       kv.set(KvKey.of("from"), "env");
     }
+    String metrics = "";
+    for (int i = 0; i < 100 && !metrics.contains(COMMITTED_ONE); i++) { // metered on completion
+      metrics = http.send(HttpRequest.newBuilder(URI.create(url + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      Thread.sleep(50);
+    }
+    assertThat(metrics).contains(COMMITTED_ONE).contains("jvm_memory_used_bytes");
     p.destroy(); // SIGTERM
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as("a clean stop").isZero();

@@ -35,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -70,6 +71,8 @@ final class ConnectHandler extends Handler.Abstract {
   private final KvEngine engine;
   /** The tokens clients may present, asked again on every request (rotation). */
   private final Supplier<List<AccessToken>> tokens;
+  /** Told of every atomic write the engine answered: applied or not (a failed check). */
+  private final Consumer<Boolean> onCommit;
   private final UUID databaseId;
   private final Set<Integer> versions;
   private final Duration metadataLifetime;
@@ -83,7 +86,9 @@ final class ConnectHandler extends Handler.Abstract {
 
   ConnectHandler(KvEngine engine, Supplier<List<AccessToken>> tokens, UUID databaseId,
       Set<Integer> versions,
-      Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline) {
+      Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline,
+      Consumer<Boolean> onCommit) {
+    this.onCommit = onCommit;
     this.watchLimits = watchLimits;
     this.bodyDeadline = bodyDeadline;
     this.engine = engine;
@@ -116,21 +121,15 @@ final class ConnectHandler extends Handler.Abstract {
     boolean reading = false;
     try {
       reading = answer(path, response, callback, () -> {
-        if (stopping) {
-          throw new KvClosedException();
-        }
-        if (!path.equals("/") && !path.startsWith("/v2/")) {
-          throw new Refused(404, "Resource not found.");
-        }
-        if (!HttpMethod.POST.is(request.getMethod())) {
-          response.getHeaders().put(HttpHeader.ALLOW, "POST");
-          throw new Refused(405, "KV Connect endpoints take POST requests only.");
-        }
-        request.setAttribute(TOKEN, authorize(request));
-        int max = maxBody(path);
-        if (request.getLength() > max) {
-          throw new Refused(413, "The request body is too large: " + request.getLength()
-              + " bytes (max " + max + ").");
+        try {
+          admit(path, request, response);
+        } catch (Refused | RuntimeException e) {
+          // Its body stays unread, so an HTTP/1.1 connection cannot carry another request:
+          // say so, or the client may send its next request on a connection being closed.
+          if (request.getConnectionMetaData().getHttpVersion().getVersion() < 20) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+          }
+          throw e;
         }
       });
       if (reading) {
@@ -148,6 +147,26 @@ final class ConnectHandler extends Handler.Abstract {
    * Reads the body without holding a thread while bytes trickle in, up to the body deadline
    * (a client that sends too slowly gets 408), then serves the request.
    */
+  /** What is checked before the body is read; a refusal leaves the body unread. */
+  private void admit(String path, Request request, Response response) throws Refused {
+    if (stopping) {
+      throw new KvClosedException();
+    }
+    if (!path.equals("/") && !path.startsWith("/v2/")) {
+      throw new Refused(404, "Resource not found.");
+    }
+    if (!HttpMethod.POST.is(request.getMethod())) {
+      response.getHeaders().put(HttpHeader.ALLOW, "POST");
+      throw new Refused(405, "KV Connect endpoints take POST requests only.");
+    }
+    request.setAttribute(TOKEN, authorize(request));
+    int max = maxBody(path);
+    if (request.getLength() > max) {
+      throw new Refused(413, "The request body is too large: " + request.getLength()
+          + " bytes (max " + max + ").");
+    }
+  }
+
   private void readBody(String path, Request request, Response response, Callback callback) {
     int max = maxBody(path);
     Content.Source.asByteArrayAsync(request, max)
@@ -341,7 +360,9 @@ final class ConnectHandler extends Handler.Abstract {
         throw new Refused(400, "Invalid " + Wire.IDEMPOTENCY_KEY_HEADER + ": " + e.getMessage());
       }
     }
-    var output = Wire.atomicWriteOutput(engine.atomicWrite(write));
+    var committed = engine.atomicWrite(write);
+    onCommit.accept(committed.isPresent());
+    var output = Wire.atomicWriteOutput(committed);
     sendProtobuf(response, callback, output.toByteArray());
   }
 

@@ -2,6 +2,7 @@ package dev.kvasir.server;
 
 import dev.kvasir.connect.Metadata;
 import dev.kvasir.spi.KvEngine;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,10 +10,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -48,6 +51,8 @@ public final class KvServer implements AutoCloseable {
   private final boolean tls;
   private final ConnectHandler handler;
   private final Duration drainTimeout;
+  /** The meters bound to the registry, released on close; null without metrics. */
+  private AutoCloseable meters;
 
   private KvServer(Builder b) {
     QueuedThreadPool threads = new QueuedThreadPool(b.maxThreads);
@@ -80,15 +85,30 @@ public final class KvServer implements AutoCloseable {
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     jetty.addConnector(connector);
-    handler = new ConnectHandler(b.engine, b.tokens, b.databaseId, b.protocolVersions,
-        b.metadataLifetime, new WatchLimits(b.maxWatches,
-            Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline);
-    jetty.setHandler(new HealthHandler(handler, b.engine, b.readinessDeadline,
-        handler::isDraining));
+    RequestMetrics metrics = b.metrics == null ? null : new RequestMetrics(b.metrics);
+    handler = newConnectHandler(b, metrics == null ? applied -> { } : metrics::commit);
+    Handler chain = handler;
+    if (metrics != null) {
+      chain = new MetricsHandler(chain, b.metrics, b.metricsToken);
+      meters = ServerMetrics.bind(b.metrics, handler);
+    }
+    chain = new HealthHandler(chain, b.engine, b.readinessDeadline, handler::isDraining);
+    if (metrics != null) {
+      metrics.setHandler(chain); // outermost, so that it meters every request
+      chain = metrics;
+    }
+    jetty.setHandler(chain);
     drainTimeout = b.drainTimeout;
     // close() drains requests itself; Jetty's own graceful stop waits on idle connections too.
     jetty.setStopTimeout(0);
     jetty.setStopAtShutdown(false);
+  }
+
+  private static ConnectHandler newConnectHandler(Builder b, Consumer<Boolean> onCommit) {
+    return new ConnectHandler(b.engine, b.tokens, b.databaseId, b.protocolVersions,
+        b.metadataLifetime, new WatchLimits(b.maxWatches,
+            Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline,
+        onCommit);
   }
 
   public static Builder builder(KvEngine engine) {
@@ -134,6 +154,9 @@ public final class KvServer implements AutoCloseable {
     try {
       handler.drain(drainTimeout);
       jetty.stop();
+      if (meters != null) {
+        meters.close();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while stopping the server", e);
@@ -158,6 +181,8 @@ public final class KvServer implements AutoCloseable {
     private int maxStreamsPerConnection = 1024;
     private Duration bodyDeadline = Duration.ofSeconds(10);
     private Duration readinessDeadline = Duration.ofSeconds(2);
+    private PrometheusMeterRegistry metrics;
+    private String metricsToken;
     private Duration metadataLifetime = Duration.ofDays(1);
     private Set<Integer> protocolVersions = Set.copyOf(Metadata.SUPPORTED_VERSIONS);
 
@@ -246,6 +271,22 @@ public final class KvServer implements AutoCloseable {
         throw new IllegalArgumentException("readinessDeadline must be positive: " + deadline);
       }
       this.readinessDeadline = deadline;
+      return this;
+    }
+
+    /**
+     * Meters the server in {@code registry} and serves it at {@code GET /metrics} in
+     * Prometheus's text format (docs/operations.md §5): requests by endpoint and status with
+     * latencies, commits, open watch streams, and the JVM. Off by default.
+     */
+    public Builder metrics(PrometheusMeterRegistry registry) {
+      this.metrics = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /** The bearer token {@code GET /metrics} asks for; without one, metrics are open. */
+    public Builder metricsToken(String token) {
+      this.metricsToken = token;
       return this;
     }
 

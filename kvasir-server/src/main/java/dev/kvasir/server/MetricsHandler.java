@@ -1,0 +1,58 @@
+package dev.kvasir.server;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * {@code GET /metrics}: the registry in Prometheus's text format (docs/operations.md §5),
+ * behind its own bearer token when one is set, so a scraper needs no database token.
+ */
+final class MetricsHandler extends Handler.Wrapper {
+  private final PrometheusMeterRegistry registry;
+  private final byte[] token;
+
+  /** {@code token} may be null: then the metrics are open to anyone who reaches the port. */
+  MetricsHandler(Handler next, PrometheusMeterRegistry registry, String token) {
+    super(next);
+    this.registry = registry;
+    this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    if (!Request.getPathInContext(request).equals("/metrics")) {
+      return super.handle(request, response, callback);
+    }
+    if (!HttpMethod.GET.is(request.getMethod())) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET");
+      return answer(response, callback, 405, "text/plain; charset=utf-8", "metrics take GET\n");
+    }
+    if (token != null) {
+      String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+      byte[] given = header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)
+          ? new byte[0] : header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+      if (!MessageDigest.isEqual(given, token)) { // constant time
+        return answer(response, callback, 401, "text/plain; charset=utf-8",
+            "the metrics need 'Authorization: Bearer <metrics token>'\n");
+      }
+    }
+    return answer(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
+        registry.scrape());
+  }
+
+  private static boolean answer(Response response, Callback callback, int status, String type,
+      String body) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+    return true;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.kvasir.server;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+
+/**
+ * The meters beside the requests' (docs/operations.md §5): open watch streams, and the JVM's
+ * memory, garbage collection, threads, classes, CPU and uptime.
+ */
+final class ServerMetrics {
+  private ServerMetrics() {}
+
+  /** Binds them to {@code registry}; closing the result unbinds what needs it. */
+  static AutoCloseable bind(MeterRegistry registry, ConnectHandler handler) {
+    Gauge.builder("kvasir.server.watches.open", handler, ConnectHandler::openWatches)
+        .description("Watch streams open now").register(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    JvmGcMetrics gc = new JvmGcMetrics();
+    gc.bindTo(registry);
+    return gc;
+  }
+}

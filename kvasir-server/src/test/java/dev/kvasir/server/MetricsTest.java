@@ -1,0 +1,98 @@
+package dev.kvasir.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.KvOptions;
+import dev.kvasir.Versionstamp;
+import dev.kvasir.WatchStream;
+import dev.kvasir.memory.MemoryEngine;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** {@code GET /metrics} after a known load: the counters match what was sent. */
+class MetricsTest {
+  private static final String METRICS_TOKEN = "metrics-token-0123456789";
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private HttpResponse<String> scrape(KvServer server, String token) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + "/metrics"));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The value of the sample {@code name{labels}}, or −1 if the scrape has none. */
+  private static double sample(String text, String name, String labels) {
+    String labelled = labels.isEmpty() ? "(\\{[^}]*\\})?"
+        : Pattern.quote("{" + labels) + "[^}]*\\}";
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + labelled + " ([0-9.eE+-]+)$")
+        .matcher(text);
+    return m.find() ? Double.parseDouble(m.group(m.groupCount())) : -1;
+  }
+
+  @Test
+  void scrape_afterALoad_countsWhatWasSent() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (MemoryEngine engine = MemoryEngine.open();
+        KvServer server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+            .metrics(registry).metricsToken(METRICS_TOKEN).start();
+        Kv kv = Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN))) {
+      for (int i = 0; i < 5; i++) {
+        kv.set(KvKey.of("k", i), i);
+      }
+      for (int i = 0; i < 3; i++) {
+        kv.get(KvKey.of("k", i));
+      }
+      assertThat(kv.atomic().check(KvKey.of("k", 0), Versionstamp.parse("00000000000000000001"))
+          .set(KvKey.of("k", 0), -1).commit().ok()).isFalse();
+      try (WatchStream watch = kv.watch(List.of(KvKey.of("k", 0)))) {
+        watch.next();
+        assertThat(scrape(server, null).statusCode()).isEqualTo(401);
+        assertThat(scrape(server, "wrong-token-0123456789").statusCode()).isEqualTo(401);
+        String text = awaitCounts(server);
+        assertThat(sample(text, "kvasir_server_requests_seconds_count",
+            "endpoint=\"atomic_write\",status=\"200\"")).isEqualTo(6);
+        assertThat(sample(text, "kvasir_server_requests_seconds_count",
+            "endpoint=\"snapshot_read\",status=\"200\"")).isEqualTo(3);
+        assertThat(sample(text, "kvasir_server_commits_total", "outcome=\"committed\""))
+            .isEqualTo(5);
+        assertThat(sample(text, "kvasir_server_commits_total", "outcome=\"check_failed\""))
+            .isEqualTo(1);
+        assertThat(sample(text, "kvasir_server_watches_open", "")).isEqualTo(1);
+        assertThat(text).contains("kvasir_server_requests_seconds_bucket{")
+            .contains("jvm_memory_used_bytes{");
+      }
+    }
+  }
+
+  /**
+   * A scrape in which the load has been counted: a request is metered once its response is
+   * complete, which may be just after the client has it.
+   */
+  private String awaitCounts(KvServer server) throws Exception {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (true) {
+      HttpResponse<String> r = scrape(server, METRICS_TOKEN);
+      assertThat(r.statusCode()).isEqualTo(200);
+      boolean counted = sample(r.body(), "kvasir_server_requests_seconds_count",
+          "endpoint=\"snapshot_read\",status=\"200\"") >= 3
+          && sample(r.body(), "kvasir_server_requests_seconds_count",
+          "endpoint=\"atomic_write\",status=\"200\"") >= 6;
+      if (counted || System.nanoTime() > deadline) {
+        return r.body();
+      }
+      Thread.sleep(50);
+    }
+  }
+}
