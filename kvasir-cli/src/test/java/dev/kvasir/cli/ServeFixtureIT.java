@@ -7,15 +7,11 @@ import dev.kvasir.KvKey;
 import dev.kvasir.KvOptions;
 import dev.kvasir.ListSelector;
 import dev.kvasir.testkit.fixture.FixtureEngineProvider;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -33,19 +29,10 @@ class ServeFixtureIT {
         "serve", "--db", "fixture:served", "--port", "0", "--access-token", "fixture-token-1")
         .redirectErrorStream(true).start();
     try {
-      BufferedReader out = new BufferedReader(
-          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-      List<String> lines = new ArrayList<>();
-      String url = null;
-      for (String line; (line = out.readLine()) != null && !line.equals("Ctrl-C stops."); ) {
-        lines.add(line);
-        Matcher m = Pattern.compile(
-            "^Kvasir serves fixture:served at (http://127\\.0\\.0\\.1:\\d+)$").matcher(line);
-        if (m.find()) {
-          url = m.group(1);
-        }
-      }
-      assertThat(url).as("%s", lines).isNotNull();
+      Banner banner = Banner.read(p, Pattern.compile(
+          "^Kvasir serves fixture:served at (http://127\\.0\\.0\\.1:\\d+)$"));
+      String url = banner.url();
+      assertThat(url).as("%s", banner.lines()).isNotNull();
       try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", "fixture-token-1"))) {
         kv.set(KvKey.of("a", 1), "one");
         assertThat(kv.atomic().sum(KvKey.of("n"), 5L).commit().ok()).isTrue();

@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.KvOptions;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,23 +29,13 @@ class ServeIT {
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
         .toString(), "-jar", Path.of("target", "kvasir.jar").toAbsolutePath().toString(),
         "serve", "--path", file.toString(), "--port", "0").redirectErrorStream(true).start();
-    BufferedReader out = new BufferedReader(
-        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    List<String> lines = new ArrayList<>();
-    String url = null;
-    String token = null;
-    for (String line; (line = out.readLine()) != null && !line.equals("Ctrl-C stops."); ) {
-      lines.add(line);
-      Matcher m = Pattern.compile(" at (http://127\\.0\\.0\\.1:\\d+)$").matcher(line);
-      if (m.find()) {
-        url = m.group(1);
-      }
-      if (line.startsWith("Access token (generated, shown only now): ")) {
-        token = line.substring(line.indexOf(": ") + 2);
-      }
-    }
-    assertThat(url).as("%s", lines).isNotNull();
-    assertThat(token).as("%s", lines).hasSizeGreaterThanOrEqualTo(12);
+    Banner banner = Banner.read(p, Pattern.compile(" at (http://127\\.0\\.0\\.1:\\d+)$"));
+    String url = banner.url();
+    String token = banner.lines().stream()
+        .filter(l -> l.startsWith("Access token (generated, shown only now): "))
+        .map(l -> l.substring(l.indexOf(": ") + 2)).findFirst().orElse(null);
+    assertThat(url).as("%s", banner.lines()).isNotNull();
+    assertThat(token).as("%s", banner.lines()).hasSizeGreaterThanOrEqualTo(12);
     try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", token))) {
       kv.set(KvKey.of("served"), "yes");
       assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
@@ -78,20 +62,11 @@ class ServeIT {
     pb.environment().put("KVASIR_ACCESS_TOKEN_FILE", tokenFile.toString());
     pb.environment().remove("KVASIR_ACCESS_TOKEN");
     Process p = pb.start();
-    BufferedReader out = new BufferedReader(
-        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    List<String> lines = new ArrayList<>();
-    String url = null;
-    for (String line; (line = out.readLine()) != null && !line.equals("Ctrl-C stops."); ) {
-      lines.add(line);
-      Matcher m = Pattern.compile(
-          "^Kvasir serves .*env\\.sqlite3 at (http://127\\.0\\.0\\.1:\\d+)$").matcher(line);
-      if (m.find()) {
-        url = m.group(1);
-      }
-    }
-    assertThat(url).as("%s", lines).isNotNull();
-    assertThat(lines).noneMatch(l -> l.contains(secret) || l.contains("generated"));
+    Banner banner = Banner.read(p, Pattern.compile(
+        "^Kvasir serves .*env\\.sqlite3 at (http://127\\.0\\.0\\.1:\\d+)$"));
+    String url = banner.url();
+    assertThat(url).as("%s", banner.lines()).isNotNull();
+    assertThat(banner.lines()).noneMatch(l -> l.contains(secret) || l.contains("generated"));
     String commandLine = Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"));
     assertThat(commandLine).as("what ps shows").doesNotContain(secret);
 
