@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Spec;
         "Ctrl-C or SIGTERM lets requests in flight finish, then closes the database; SIGTERM"
             + " exits with status 0.",
         "Every option can also come from an environment variable: KVASIR_DB, KVASIR_PORT,"
+            + " KVASIR_LOG_LEVEL,"
             + " KVASIR_HOST, KVASIR_ACCESS_TOKEN(_FILE), KVASIR_TOKENS_FILE,"
             + " KVASIR_DB_PASSWORD_FILE, KVASIR_METRICS_TOKEN_FILE,"
             + " KVASIR_MAX_WATCHES, KVASIR_TLS_KEYSTORE, KVASIR_TLS_PASSWORD.",
@@ -46,6 +48,9 @@ import picocli.CommandLine.Spec;
         "  kvasir serve --db postgresql://kvasir@db.internal/app --db-password-file /run/secrets/db"
             + " --access-token-file /run/secrets/token"})
 final class ServeCommand implements Callable<Integer> {
+  private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug",
+      "trace");
+
   @Spec CommandSpec spec;
 
   @Option(names = {"--db", "--path"}, paramLabel = "LOCATION",
@@ -81,6 +86,12 @@ final class ServeCommand implements Callable<Integer> {
           + " changes, so tokens rotate without a restart.")
   Path tokensFile;
 
+  @Option(names = "--log-level", paramLabel = "LEVEL",
+      description = "What the server and its libraries log to standard error: error, warn,"
+          + " info, debug or trace. Default: the environment variable KVASIR_LOG_LEVEL, else"
+          + " warn.")
+  String logLevel;
+
   @Option(names = "--metrics-token-file", paramLabel = "FILE",
       defaultValue = "${env:KVASIR_METRICS_TOKEN_FILE}",
       description = "Ask scrapers of GET /metrics for the token on the first line of this file;"
@@ -111,6 +122,13 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (logLevel != null) {
+      if (!LOG_LEVELS.contains(logLevel)) {
+        err.println("error: --log-level is one of " + String.join(", ", LOG_LEVELS));
+        return 2;
+      }
+      System.setProperty(Kvasir.LOG_LEVEL, logLevel); // before the server makes its loggers
+    }
     String fromFile;
     String dbPassword;
     TokensFile scoped;

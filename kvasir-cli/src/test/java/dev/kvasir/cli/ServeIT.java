@@ -36,6 +36,8 @@ class ServeIT {
         .map(l -> l.substring(l.indexOf(": ") + 2)).findFirst().orElse(null);
     assertThat(url).as("%s", banner.lines()).isNotNull();
     assertThat(token).as("%s", banner.lines()).hasSizeGreaterThanOrEqualTo(12);
+    assertThat(banner.lines()).as("libraries are quiet by default")
+        .noneMatch(l -> l.contains(" INFO "));
     try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", token))) {
       kv.set(KvKey.of("served"), "yes");
       assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
@@ -61,12 +63,14 @@ class ServeIT {
     pb.environment().put("KVASIR_PORT", "0");
     pb.environment().put("KVASIR_ACCESS_TOKEN_FILE", tokenFile.toString());
     pb.environment().remove("KVASIR_ACCESS_TOKEN");
+    pb.environment().put("KVASIR_LOG_LEVEL", "info");
     Process p = pb.start();
     Banner banner = Banner.read(p, Pattern.compile(
         "^Kvasir serves .*env\\.sqlite3 at (http://127\\.0\\.0\\.1:\\d+)$"));
     String url = banner.url();
     assertThat(url).as("%s", banner.lines()).isNotNull();
     assertThat(banner.lines()).noneMatch(l -> l.contains(secret) || l.contains("generated"));
+    assertThat(banner.lines()).as("KVASIR_LOG_LEVEL=info").anyMatch(l -> l.contains(" INFO "));
     String commandLine = Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"));
     assertThat(commandLine).as("what ps shows").doesNotContain(secret);
 
@@ -90,5 +94,12 @@ class ServeIT {
     try (Kv kv = Kv.open(file.toString())) {
       assertThat(kv.get(KvKey.of("from")).value()).isEqualTo("env");
     }
+  }
+
+  @Test
+  void serve_anUnknownLogLevel_isAUsageError() throws Exception {
+    Jar.Run run = new Jar(dir).run("serve", "--log-level", "loud", "--port", "0");
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).contains("--log-level is one of error, warn, info, debug, trace");
   }
 }
