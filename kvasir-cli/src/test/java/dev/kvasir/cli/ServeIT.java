@@ -42,12 +42,7 @@ class ServeIT {
       kv.set(KvKey.of("served"), "yes");
       assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
     }
-    p.destroy(); // SIGTERM
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as("a clean stop").isZero();
-    try (Kv kv = Kv.open(file.toString())) {
-      assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
-    }
+    stopsCleanly(p, file, KvKey.of("served"), "yes");
   }
 
   @Test
@@ -88,12 +83,7 @@ class ServeIT {
       Thread.sleep(50);
     }
     assertThat(metrics).contains(COMMITTED_ONE).contains("jvm_memory_used_bytes");
-    p.destroy(); // SIGTERM
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as("a clean stop").isZero();
-    try (Kv kv = Kv.open(file.toString())) {
-      assertThat(kv.get(KvKey.of("from")).value()).isEqualTo("env");
-    }
+    stopsCleanly(p, file, KvKey.of("from"), "env");
   }
 
   @Test
@@ -101,5 +91,16 @@ class ServeIT {
     Jar.Run run = new Jar(dir).run("serve", "--log-level", "loud", "--port", "0");
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.err()).contains("--log-level is one of error, warn, info, debug, trace");
+  }
+
+  /** SIGTERM stops {@code serve} with status 0, leaving {@code key} written in {@code file}. */
+  private static void stopsCleanly(Process serve, Path file, KvKey key, Object value)
+      throws Exception {
+    serve.destroy(); // SIGTERM
+    assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(serve.exitValue()).as("a clean stop").isZero();
+    try (Kv kv = Kv.open(file.toString())) {
+      assertThat(kv.get(key).value()).isEqualTo(value);
+    }
   }
 }

@@ -256,13 +256,11 @@ final class ConnectHandler extends Handler.Abstract {
    * the answer's timing tells nothing about which one nearly matched.
    */
   private AccessToken authorize(Request request) throws Refused {
-    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-    if (header == null || header.length() < 7
-        || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+    byte[] given = Replies.bearer(request);
+    if (given == null) {
       throw new Refused(401, "Malformed authorization header. Send 'Authorization: Bearer"
           + " <access token>'.");
     }
-    byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
     AccessToken matched = null;
     for (AccessToken t : tokens.get()) {
       if (MessageDigest.isEqual(given, t.secret().getBytes(StandardCharsets.UTF_8))) {
@@ -450,8 +448,6 @@ final class ConnectHandler extends Handler.Abstract {
       callback.failed(new KvException(message));
       return;
     }
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-    response.write(true, ByteBuffer.wrap(message.getBytes(StandardCharsets.UTF_8)), callback);
+    Replies.send(response, callback, status, Replies.TEXT, message);
   }
 }

@@ -4,8 +4,6 @@ import dev.kvasir.Consistency;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -114,11 +112,8 @@ final class HealthHandler extends Handler.Wrapper {
   }
 
   private static boolean answer(Response response, Callback callback, int status, String body) {
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
-    return true;
+    return Replies.send(response, callback, status, Replies.TEXT, body);
   }
 
   @Override

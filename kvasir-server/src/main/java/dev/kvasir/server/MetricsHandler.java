@@ -1,7 +1,6 @@
 package dev.kvasir.server;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import org.eclipse.jetty.http.HttpHeader;
@@ -33,26 +32,16 @@ final class MetricsHandler extends Handler.Wrapper {
     }
     if (!HttpMethod.GET.is(request.getMethod())) {
       response.getHeaders().put(HttpHeader.ALLOW, "GET");
-      return answer(response, callback, 405, "text/plain; charset=utf-8", "metrics take GET\n");
+      return Replies.send(response, callback, 405, Replies.TEXT, "metrics take GET\n");
     }
     if (token != null) {
-      String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-      byte[] given = header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)
-          ? new byte[0] : header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-      if (!MessageDigest.isEqual(given, token)) { // constant time
-        return answer(response, callback, 401, "text/plain; charset=utf-8",
+      byte[] given = Replies.bearer(request);
+      if (given == null || !MessageDigest.isEqual(given, token)) { // constant time
+        return Replies.send(response, callback, 401, Replies.TEXT,
             "the metrics need 'Authorization: Bearer <metrics token>'\n");
       }
     }
-    return answer(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
+    return Replies.send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
         registry.scrape());
-  }
-
-  private static boolean answer(Response response, Callback callback, int status, String type,
-      String body) {
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
-    response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
-    return true;
   }
 }

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.server.Request;
@@ -18,6 +20,8 @@ final class RequestMetrics extends EventsHandler {
   private final MeterRegistry registry;
   private final Counter committed;
   private final Counter checkFailed;
+  /** The timer of each endpoint and status met so far: no builder on every request. */
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
   /** Meters into {@code registry}; the handler it wraps is set later. */
   RequestMetrics(MeterRegistry registry) {
@@ -36,13 +40,14 @@ final class RequestMetrics extends EventsHandler {
   @Override
   protected void onComplete(Request request, int status, HttpFields headers, Throwable failure) {
     long nanos = System.nanoTime() - request.getBeginNanoTime();
-    Timer.builder("kvasir.server.requests")
+    String endpoint = endpoint(Request.getPathInContext(request));
+    timers.computeIfAbsent(endpoint + " " + status, k -> Timer.builder("kvasir.server.requests")
         .description("KV Connect and probe requests, by endpoint and status")
-        .tag("endpoint", endpoint(Request.getPathInContext(request)))
+        .tag("endpoint", endpoint)
         .tag("status", Integer.toString(status))
         .publishPercentileHistogram()
         .maximumExpectedValue(Duration.ofSeconds(30))
-        .register(registry)
+        .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
