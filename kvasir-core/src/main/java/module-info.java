@@ -7,6 +7,7 @@
  */
 module dev.kvasir.core {
   exports dev.kvasir;
+  exports dev.kvasir.base;
   exports dev.kvasir.key;
   exports dev.kvasir.value;
   exports dev.kvasir.spi;

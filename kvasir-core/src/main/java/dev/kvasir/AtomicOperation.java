@@ -1,11 +1,15 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvLimitException;
+import dev.kvasir.base.KvTypeException;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.value.V8;
 import dev.kvasir.value.ValueEncoding;
 import java.math.BigInteger;

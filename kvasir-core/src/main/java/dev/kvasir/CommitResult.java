@@ -1,5 +1,7 @@
 package dev.kvasir;
 
+import dev.kvasir.base.Versionstamp;
+
 /**
  * The outcome of a commit. A failed check is an expected outcome, not an exception: {@code ok()}
  * is then {@code false} and {@code versionstamp()} is {@code null}. On success, {@code

@@ -1,5 +1,6 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvLimitException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,10 +1,16 @@
 package dev.kvasir;
 
+import dev.kvasir.base.Consistency;
+import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvLimitException;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.ReadRange;
+import dev.kvasir.value.KvU64;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,11 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvCorruptEntryException;
+import dev.kvasir.base.KvDecodeException;
+import dev.kvasir.base.KvTypeException;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.KvU64;
 import java.util.Objects;
 
 /**
@@ -48,7 +53,7 @@ public final class KvEntry {
           try {
             decoded = encoded == null ? null : encoded.decode();
           } catch (KvDecodeException e) {
-            throw new KvCorruptEntryException(key.encode(), e.getMessage());
+            throw new KvCorruptEntryException(key.encode(), key.toString(), e.getMessage());
           }
           isDecoded = true;
         }

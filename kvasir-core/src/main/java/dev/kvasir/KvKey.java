@@ -1,6 +1,8 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.key.KeyCodec;
+import dev.kvasir.key.KeyPart;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.JsFormat;
 import java.util.Arrays;

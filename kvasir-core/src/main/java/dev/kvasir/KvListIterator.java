@@ -1,5 +1,8 @@
 package dev.kvasir;
 
+import dev.kvasir.base.Consistency;
+import dev.kvasir.base.KvCorruptEntryException;
+import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.key.KeyRange;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
@@ -90,7 +93,7 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     try {
       key = KvKey.decodeShared(raw.key().sharedBytes(), keyPrefix);
     } catch (KvDecodeException e) {
-      throw new KvCorruptEntryException(raw.key().sharedBytes(), e.getMessage());
+      throw new KvCorruptEntryException(raw.key().sharedBytes(), null, e.getMessage());
     }
     return new KvEntry(key, raw.value(), raw.versionstamp());
   }

@@ -1,10 +1,12 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvLimitException;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.spi.RawKey;
+import dev.kvasir.value.KvU64;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.kvasir;
 
+import dev.kvasir.base.Consistency;
 import java.util.Objects;
 
 /**

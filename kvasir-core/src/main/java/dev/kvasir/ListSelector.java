@@ -27,13 +27,19 @@ public final class ListSelector {
     this.start = start;
     this.end = end;
     if (prefix == null) {
-      this.range = KeyRange.between(start, end);
+      if (start.compareTo(end) > 0) {
+        throw new IllegalArgumentException(
+            "Start key is greater than end key: " + start + " > " + end);
+      }
+      this.range = KeyRange.of(start.encode(), end.encode());
     } else if (start != null) {
-      this.range = KeyRange.prefixFrom(prefix, start);
+      requireUnder(prefix, start, "Start");
+      this.range = KeyRange.prefixFrom(prefix.encode(), start.encode());
     } else if (end != null) {
-      this.range = KeyRange.prefixUntil(prefix, end);
+      requireUnder(prefix, end, "End");
+      this.range = KeyRange.prefixUntil(prefix.encode(), end.encode());
     } else {
-      this.range = KeyRange.prefix(prefix);
+      this.range = KeyRange.prefix(prefix.encode());
     }
   }
 
@@ -122,6 +128,13 @@ public final class ListSelector {
       sb.append(prefix != null || start != null ? ", " : "").append("end: ").append(end);
     }
     return sb.append('}').toString();
+  }
+
+  private static void requireUnder(KvKey prefix, KvKey key, String which) {
+    if (key.size() <= prefix.size() || !key.startsWith(prefix)) {
+      throw new IllegalArgumentException(
+          which + " key is not in the keyspace defined by prefix: " + key + " under " + prefix);
+    }
   }
 
   private void requirePlainPrefix() {

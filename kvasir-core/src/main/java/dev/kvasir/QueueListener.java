@@ -1,5 +1,6 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvClosedException;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.KvEngine;
 import java.lang.System.Logger.Level;

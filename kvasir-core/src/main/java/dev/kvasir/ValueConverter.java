@@ -1,7 +1,9 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.value.JsMap;
 import dev.kvasir.value.JsSet;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.value.Undefined;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;

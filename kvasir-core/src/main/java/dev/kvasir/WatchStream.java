@@ -1,5 +1,7 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.RawEntry;
 import java.util.ArrayList;

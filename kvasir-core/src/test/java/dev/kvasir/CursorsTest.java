@@ -3,7 +3,7 @@ package dev.kvasir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
 import org.junit.jupiter.api.Test;
 
 class CursorsTest {

@@ -3,6 +3,7 @@ package dev.kvasir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvasir.key.KeyPart;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package dev.kvasir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvasir.value.KvU64;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,10 @@ package dev.kvasir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.value.JsMap;
 import dev.kvasir.value.JsSet;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.value.V8;
 import java.math.BigInteger;
 import java.time.Instant;

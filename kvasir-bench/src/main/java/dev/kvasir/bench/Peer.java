@@ -1,13 +1,13 @@
 package dev.kvasir.bench;
 
 import dev.kvasir.CommitResult;
-import dev.kvasir.KeyPart;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvU64;
 import dev.kvasir.ListSelector;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Versionstamp;
+import dev.kvasir.key.KeyPart;
+import dev.kvasir.value.KvU64;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

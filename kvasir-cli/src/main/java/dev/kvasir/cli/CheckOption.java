@@ -1,6 +1,6 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Versionstamp;
 import picocli.CommandLine.Option;
 
 /** {@code --check VERSIONSTAMP|none}: the condition of a check-and-set. */

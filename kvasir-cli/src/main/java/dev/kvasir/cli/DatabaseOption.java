@@ -1,8 +1,8 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvException;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.Engines;
 import java.nio.file.Files;

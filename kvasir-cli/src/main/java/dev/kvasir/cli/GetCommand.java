@@ -1,9 +1,9 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.Consistency;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.Consistency;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

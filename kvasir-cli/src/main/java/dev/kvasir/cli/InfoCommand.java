@@ -5,7 +5,7 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.KeyPart;
 import dev.kvasir.KvKey;
+import dev.kvasir.key.KeyPart;
 import dev.kvasir.value.JsFormat;
 import java.math.BigInteger;
 import java.util.ArrayList;

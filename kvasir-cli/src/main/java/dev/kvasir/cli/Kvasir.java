@@ -1,8 +1,8 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvException;
 import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.ShardLimitException;
 import dev.kvasir.dag.cbor.DagCborException;
@@ -113,8 +113,8 @@ public final class Kvasir {
   }
 
   static int exitCode(Exception e) {
-    if (e instanceof Failure || e instanceof dev.kvasir.KvLimitException
-        || e instanceof dev.kvasir.KvTypeException || e instanceof ShardLimitException) {
+    if (e instanceof Failure || e instanceof dev.kvasir.base.KvLimitException
+        || e instanceof dev.kvasir.base.KvTypeException || e instanceof ShardLimitException) {
       return FAILED;
     }
     if (e instanceof IllegalArgumentException || e instanceof CidFormatException

@@ -1,9 +1,9 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.KvCorruptEntryException;
-import dev.kvasir.KvDecodeException;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvListIterator;
+import dev.kvasir.base.KvCorruptEntryException;
+import dev.kvasir.base.KvDecodeException;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
 
@@ -47,7 +47,8 @@ final class Listing {
       } catch (KvCorruptEntryException e) {
         skip(e);
       } catch (KvDecodeException e) {
-        skip(new KvCorruptEntryException(entry.key().encode(), e.getMessage()));
+        skip(new KvCorruptEntryException(entry.key().encode(), entry.key().toString(),
+            e.getMessage()));
       }
       // checkError flushes: every entry would cost a write to a file export.
       if (++sinceCheck == CHECK_EVERY) {

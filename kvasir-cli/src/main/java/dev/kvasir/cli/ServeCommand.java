@@ -1,7 +1,7 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.KvException;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.server.KvServer;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.Engines;

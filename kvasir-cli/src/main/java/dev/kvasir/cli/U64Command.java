@@ -3,7 +3,7 @@ package dev.kvasir.cli;
 import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvU64;
+import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

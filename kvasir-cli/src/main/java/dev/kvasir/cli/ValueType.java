@@ -1,7 +1,7 @@
 package dev.kvasir.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.kvasir.KvU64;
+import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
 import java.util.Base64;
 

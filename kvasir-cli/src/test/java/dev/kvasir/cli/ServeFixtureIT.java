@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.testkit.fixture.FixtureEngineProvider;
 import java.io.File;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
 import dev.kvasir.WatchStream;
+import dev.kvasir.base.KvOptions;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

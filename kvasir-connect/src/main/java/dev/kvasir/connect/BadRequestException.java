@@ -1,6 +1,6 @@
 package dev.kvasir.connect;
 
-import dev.kvasir.KvException;
+import dev.kvasir.base.KvException;
 
 /**
  * A KV Connect request the server refuses as the client's fault (HTTP 400): malformed protobuf,

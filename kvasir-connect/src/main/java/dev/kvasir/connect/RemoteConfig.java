@@ -1,7 +1,7 @@
 package dev.kvasir.connect;
 
-import dev.kvasir.KvException;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.kvasir.connect;
 
-import dev.kvasir.KvException;
+import dev.kvasir.base.KvException;
 
 /** A KV Connect server refused a request or answered something a client cannot use. */
 public final class RemoteException extends KvException {

@@ -1,10 +1,11 @@
 package dev.kvasir.connect;
 
 import com.google.protobuf.ByteString;
-import dev.kvasir.KvCorruptEntryException;
-import dev.kvasir.KvDecodeException;
+import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.KvCorruptEntryException;
+import dev.kvasir.base.KvDecodeException;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.connect.proto.AtomicWriteOutput;
 import dev.kvasir.connect.proto.AtomicWriteStatus;
 import dev.kvasir.connect.proto.KvValue;
@@ -183,7 +184,7 @@ public final class Wire {
    * The write of a request a server received, checked against the limits.
    *
    * @throws BadRequestException for an invalid field
-   * @throws dev.kvasir.KvLimitException for a write beyond Deno's limits (§7)
+   * @throws dev.kvasir.base.KvLimitException for a write beyond Deno's limits (§7)
    */
   public static AtomicWrite atomicWrite(dev.kvasir.connect.proto.AtomicWrite write) {
     if (write.getChecksCount() > Limits.MAX_CHECKS) {
@@ -376,7 +377,8 @@ public final class Wire {
    */
   private static dev.kvasir.connect.proto.KvEntry entry(RawEntry e) {
     if (e.value().is(ValueEncoding.LE64) && e.value().size() != 8) {
-      throw new KvCorruptEntryException(e.key().sharedBytes(), "its u64 value has "
+      byte[] key = e.key().sharedBytes();
+      throw new KvCorruptEntryException(key, keyText(key), "its u64 value has "
           + e.value().size() + " bytes instead of 8");
     }
     return dev.kvasir.connect.proto.KvEntry.newBuilder().setKey(bytes(e.key()))
@@ -385,6 +387,15 @@ public final class Wire {
         // ("Unknown encoding N") instead of the server failing the whole read.
         .setEncodingValue(e.value().code())
         .setVersionstamp(ByteString.copyFrom(e.versionstamp().toBytes())).build();
+  }
+
+  /** A stored key as text, or null where it does not decode. */
+  private static String keyText(byte[] key) {
+    try {
+      return KvKey.decode(key).toString();
+    } catch (KvDecodeException notAKey) {
+      return null;
+    }
   }
 
   private static RawEntry entry(dev.kvasir.connect.proto.KvEntry e) {

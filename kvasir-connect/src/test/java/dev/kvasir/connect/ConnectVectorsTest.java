@@ -3,6 +3,7 @@ package dev.kvasir.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvasir.base.Hex;
 import dev.kvasir.connect.proto.AtomicWrite;
 import dev.kvasir.connect.proto.AtomicWriteOutput;
 import dev.kvasir.connect.proto.SnapshotRead;
@@ -10,7 +11,6 @@ import dev.kvasir.connect.proto.SnapshotReadOutput;
 import dev.kvasir.connect.proto.Watch;
 import dev.kvasir.connect.proto.WatchOutput;
 import dev.kvasir.golden.Vectors;
-import dev.kvasir.key.Hex;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

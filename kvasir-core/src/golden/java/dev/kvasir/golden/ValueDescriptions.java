@@ -1,8 +1,7 @@
 package dev.kvasir.golden;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvasir.KvU64;
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
 import dev.kvasir.value.Hole;
 import dev.kvasir.value.InvalidDate;
 import dev.kvasir.value.JsArray;
@@ -13,6 +12,7 @@ import dev.kvasir.value.JsMap;
 import dev.kvasir.value.JsRegExp;
 import dev.kvasir.value.JsSet;
 import dev.kvasir.value.JsTypedArray;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.value.Undefined;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package dev.kvasir.golden;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
 package dev.kvasir.engine;
 
-import dev.kvasir.KvDecodeException;
-import dev.kvasir.KvTypeException;
-import dev.kvasir.KvU64;
+import dev.kvasir.base.KvDecodeException;
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.value.V8;
 import dev.kvasir.value.ValueEncoding;
 import java.io.ByteArrayOutputStream;

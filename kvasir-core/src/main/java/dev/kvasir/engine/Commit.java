@@ -1,6 +1,6 @@
 package dev.kvasir.engine;
 
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
@@ -39,7 +39,7 @@ public final class Commit {
    * the transaction back.
    *
    * @return what it did, or empty if a check failed (then it wrote nothing)
-   * @throws dev.kvasir.KvTypeException if a sum, min or max meets a value of the wrong type
+   * @throws dev.kvasir.base.KvTypeException if a sum, min or max meets a value of the wrong type
    */
   public static <X extends Exception> Optional<Applied> apply(WriteTx<X> tx, AtomicWrite write,
       long nowMs) throws X {

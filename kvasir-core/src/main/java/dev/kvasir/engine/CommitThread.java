@@ -1,7 +1,7 @@
 package dev.kvasir.engine;
 
-import dev.kvasir.KvClosedException;
-import dev.kvasir.KvException;
+import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

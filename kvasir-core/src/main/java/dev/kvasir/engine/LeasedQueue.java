@@ -1,6 +1,6 @@
 package dev.kvasir.engine;
 
-import dev.kvasir.KvClosedException;
+import dev.kvasir.base.KvClosedException;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.value.EncodedValue;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.kvasir.engine;
 
-import dev.kvasir.Consistency;
+import dev.kvasir.base.Consistency;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
@@ -59,7 +59,7 @@ public final class NotifiedWatch implements EngineWatch {
     List<List<RawEntry>> read;
     try {
       read = engine.snapshotRead(ranges, Consistency.STRONG);
-    } catch (dev.kvasir.KvClosedException e) {
+    } catch (dev.kvasir.base.KvClosedException e) {
       return null;
     }
     List<Optional<RawEntry>> out = new ArrayList<>(read.size());

@@ -1,6 +1,6 @@
 package dev.kvasir.engine;
 
-import dev.kvasir.KvClosedException;
+import dev.kvasir.base.KvClosedException;
 
 /**
  * Whether an engine is still open. It closes once: only the first {@link #close()} returns true,

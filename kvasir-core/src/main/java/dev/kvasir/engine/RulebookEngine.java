@@ -1,7 +1,7 @@
 package dev.kvasir.engine;
 
-import dev.kvasir.Consistency;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Consistency;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;

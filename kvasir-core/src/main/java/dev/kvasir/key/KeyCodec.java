@@ -1,7 +1,6 @@
 package dev.kvasir.key;
 
-import dev.kvasir.KeyPart;
-import dev.kvasir.KvDecodeException;
+import dev.kvasir.base.KvDecodeException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dev.kvasir.key;
 
-import dev.kvasir.KvDecodeException;
+import dev.kvasir.base.KvDecodeException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

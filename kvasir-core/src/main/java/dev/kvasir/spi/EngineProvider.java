@@ -1,6 +1,6 @@
 package dev.kvasir.spi;
 
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * A watch of exact keys. The first {@link #next()} returns the current state at once; each later
  * call blocks until some watched key may have changed and returns the state then. Spurious
- * returns are allowed ({@link dev.kvasir.Kv} drops emissions in which no versionstamp changed);
+ * returns are allowed ({@code Kv} drops emissions in which no versionstamp changed);
  * missing the final state of a key is not.
  */
 public interface EngineWatch extends AutoCloseable {

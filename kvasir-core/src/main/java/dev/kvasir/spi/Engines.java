@@ -1,7 +1,7 @@
 package dev.kvasir.spi;
 
-import dev.kvasir.KvException;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

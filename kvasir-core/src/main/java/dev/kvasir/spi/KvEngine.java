@@ -1,18 +1,18 @@
 package dev.kvasir.spi;
 
-import dev.kvasir.Consistency;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Consistency;
+import dev.kvasir.base.Versionstamp;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The one seam every storage engine implements, at the byte level: keys are {@link RawKey}s,
- * values {@link dev.kvasir.value.EncodedValue}s. {@link dev.kvasir.Kv} does typing, limits,
+ * values {@link dev.kvasir.value.EncodedValue}s. {@code Kv} does typing, limits,
  * list paging and cursors before an engine is called, so an engine may assume well-formed
  * arguments within Deno's limits (remote servers check them again).
  *
  * <p>Every method is thread-safe. After {@link #close()}, every method but {@code close} throws
- * {@link dev.kvasir.KvClosedException}, and blocked calls return {@code null}.
+ * {@link dev.kvasir.base.KvClosedException}, and blocked calls return {@code null}.
  */
 public interface KvEngine extends AutoCloseable {
   /**
@@ -28,7 +28,7 @@ public interface KvEngine extends AutoCloseable {
    * under it, and the messages are enqueued.
    *
    * @return the commit's versionstamp, or empty if a check failed (then nothing changed)
-   * @throws dev.kvasir.KvTypeException if a sum, min or max meets a value of the wrong type;
+   * @throws dev.kvasir.base.KvTypeException if a sum, min or max meets a value of the wrong type;
    *     nothing changed
    */
   Optional<Versionstamp> atomicWrite(AtomicWrite write);

@@ -1,6 +1,6 @@
 package dev.kvasir.spi;
 
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.value.EncodedValue;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.kvasir.spi;
 
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
 import java.util.Arrays;
 import java.util.Objects;
 

@@ -1,7 +1,6 @@
 package dev.kvasir.value;
 
-import dev.kvasir.KvU64;
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -76,7 +75,7 @@ public final class EncodedValue {
   /**
    * The Java value.
    *
-   * @throws dev.kvasir.KvDecodeException if the bytes are malformed for their encoding
+   * @throws dev.kvasir.base.KvDecodeException if the bytes are malformed for their encoding
    */
   public Object decode() {
     switch (encoding()) {
@@ -89,7 +88,7 @@ public final class EncodedValue {
   /**
    * How the bytes are encoded.
    *
-   * @throws dev.kvasir.KvDecodeException if the stored encoding number is not one Deno defines
+   * @throws dev.kvasir.base.KvDecodeException if the stored encoding number is not one Deno defines
    */
   public ValueEncoding encoding() {
     return encoding != null ? encoding : ValueEncoding.ofCode(code); // throws for the unknown

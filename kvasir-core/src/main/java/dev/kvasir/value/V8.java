@@ -34,7 +34,7 @@ public final class V8 {
   /**
    * Deserializes format versions 13–16.
    *
-   * @throws dev.kvasir.KvDecodeException on malformed input, naming the byte offset
+   * @throws dev.kvasir.base.KvDecodeException on malformed input, naming the byte offset
    */
   public static Object deserialize(byte[] bytes) {
     return V8Reader.read(bytes);

@@ -1,6 +1,6 @@
 package dev.kvasir.value;
 
-import dev.kvasir.KvDecodeException;
+import dev.kvasir.base.KvDecodeException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

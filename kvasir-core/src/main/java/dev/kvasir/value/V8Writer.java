@@ -1,6 +1,5 @@
 package dev.kvasir.value;
 
-import dev.kvasir.KvU64;
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;

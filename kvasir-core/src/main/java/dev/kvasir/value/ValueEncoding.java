@@ -1,12 +1,12 @@
 package dev.kvasir.value;
 
-import dev.kvasir.KvDecodeException;
+import dev.kvasir.base.KvDecodeException;
 
 /** How a stored value's bytes are to be read: the {@code v_encoding} column of Deno's schema. */
 public enum ValueEncoding {
   /** V8 ValueSerializer bytes. */
   V8(1),
-  /** 8 bytes, unsigned little-endian: a top-level {@link dev.kvasir.KvU64}. */
+  /** 8 bytes, unsigned little-endian: a top-level {@link KvU64}. */
   LE64(2),
   /** Raw bytes: a top-level {@code byte[]} (Uint8Array). */
   BYTES(3);

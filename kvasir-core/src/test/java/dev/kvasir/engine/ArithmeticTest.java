@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.KvKey;
-import dev.kvasir.KvTypeException;
-import dev.kvasir.KvU64;
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.value.V8;
 import dev.kvasir.value.ValueEncoding;
 import java.math.BigInteger;

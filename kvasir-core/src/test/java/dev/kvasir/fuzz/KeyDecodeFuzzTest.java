@@ -3,8 +3,8 @@ package dev.kvasir.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.kvasir.KvDecodeException;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvDecodeException;
 
 /**
  * Any byte string either decodes to a key whose encoding is exactly those bytes, or fails with

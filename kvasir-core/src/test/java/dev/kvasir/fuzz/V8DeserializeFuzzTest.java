@@ -3,7 +3,7 @@ package dev.kvasir.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.kvasir.KvDecodeException;
+import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.value.JsValues;
 import dev.kvasir.value.V8;
 

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.KvKey;
-import dev.kvasir.KvLimitException;
 import dev.kvasir.Limits;
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvLimitException;
 import dev.kvasir.golden.Vectors.KeyVector;
-import dev.kvasir.golden.Vectors;
-import dev.kvasir.key.Hex;
 import java.math.BigInteger;
 import java.util.Comparator;
 import java.util.List;

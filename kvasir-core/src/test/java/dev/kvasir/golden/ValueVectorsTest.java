@@ -2,10 +2,8 @@ package dev.kvasir.golden;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvasir.golden.ValueDescriptions;
+import dev.kvasir.base.Hex;
 import dev.kvasir.golden.Vectors.ValueVector;
-import dev.kvasir.golden.Vectors;
-import dev.kvasir.key.Hex;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.JsValues;
 import dev.kvasir.value.V8;

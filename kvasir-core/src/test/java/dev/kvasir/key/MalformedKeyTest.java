@@ -2,8 +2,9 @@ package dev.kvasir.key;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.KvDecodeException;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvDecodeException;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

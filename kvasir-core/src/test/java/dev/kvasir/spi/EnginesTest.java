@@ -3,8 +3,8 @@ package dev.kvasir.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.KvException;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.memory.MemoryEngine;
 import java.net.URL;
 import java.net.URLClassLoader;

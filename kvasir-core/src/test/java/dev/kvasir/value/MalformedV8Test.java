@@ -3,8 +3,8 @@ package dev.kvasir.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.KvDecodeException;
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvDecodeException;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

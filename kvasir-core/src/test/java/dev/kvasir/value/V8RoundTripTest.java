@@ -3,8 +3,7 @@ package dev.kvasir.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.KvU64;
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
 import java.io.File;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.kvasir.jdbc;
 
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.StoredValue;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;

@@ -1,6 +1,6 @@
 package dev.kvasir.jdbc;
 
-import dev.kvasir.KvDecodeException;
+import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.spi.RawKey;
 import java.util.ArrayList;
 import java.util.List;

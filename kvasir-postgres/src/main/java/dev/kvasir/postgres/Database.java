@@ -2,9 +2,9 @@ package dev.kvasir.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.kvasir.KvClosedException;
-import dev.kvasir.KvException;
-import dev.kvasir.KvUnavailableException;
+import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvUnavailableException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

@@ -1,6 +1,6 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
 import dev.kvasir.engine.QueuedMessage;
 import dev.kvasir.jdbc.QueueRows;

@@ -1,6 +1,6 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.Engines;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +25,7 @@ import javax.sql.DataSource;
  *   <li>{@code poolSize}: connections of the pool the engine creates for a URL (default 10).
  *   <li>{@code retryTimeout}: how long an operation keeps retrying while the server is
  *       unreachable or a transaction is aborted by a conflict, before it fails with {@link
- *       dev.kvasir.KvUnavailableException} (default 30 s).
+ *       dev.kvasir.base.KvUnavailableException} (default 30 s).
  * </ul>
  *
  * In a URL, {@code schema}, {@code poolSize} and {@code retryTimeoutMs} are query parameters;

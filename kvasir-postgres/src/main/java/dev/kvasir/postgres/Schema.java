@@ -1,6 +1,6 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.KvException;
+import dev.kvasir.base.KvException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,7 @@
 package dev.kvasir.postgres;
 
-import dev.kvasir.KvException;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
 import dev.kvasir.engine.CommitThread;
 import dev.kvasir.engine.Versions;
@@ -30,7 +30,7 @@ import java.util.function.LongConsumer;
  * until {@code retryTimeout}. If the connection breaks while the commit may be under way, the
  * writer ends the old server process and looks for the batch's {@code commit_log} row: found,
  * the writes succeeded; absent, they run again. Only if the server stays unreachable does a
- * write fail with {@link dev.kvasir.KvUnavailableException#maybeApplied()} set.
+ * write fail with {@link dev.kvasir.base.KvUnavailableException#maybeApplied()} set.
  */
 final class Writer extends CommitThread<Writer.Pending<?>> {
   /** Work done inside an interactive transaction; run again from the start on retry. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvU64;
+import dev.kvasir.value.KvU64;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

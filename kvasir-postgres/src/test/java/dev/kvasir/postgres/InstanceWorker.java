@@ -3,9 +3,9 @@ package dev.kvasir.postgres;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvU64;
 import dev.kvasir.QueueListener;
 import dev.kvasir.WatchStream;
+import dev.kvasir.value.KvU64;
 import java.util.List;
 
 /**

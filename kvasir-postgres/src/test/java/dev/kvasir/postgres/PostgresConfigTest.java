@@ -3,7 +3,7 @@ package dev.kvasir.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

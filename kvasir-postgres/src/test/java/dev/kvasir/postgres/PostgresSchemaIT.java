@@ -3,12 +3,12 @@ package dev.kvasir.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.KeyPart;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
-import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvException;
+import dev.kvasir.key.KeyPart;
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.kvasir.server;
 
-import dev.kvasir.Consistency;
+import dev.kvasir.base.Consistency;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import dev.kvasir.Kv;
-import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
-import dev.kvasir.KvUnavailableException;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.connect.RemoteConfig;
 import dev.kvasir.connect.RemoteEngine;
 import dev.kvasir.connect.RemoteException;

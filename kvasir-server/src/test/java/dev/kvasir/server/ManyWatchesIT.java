@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.connect.proto.Watch;
 import dev.kvasir.connect.proto.WatchKey;
 import dev.kvasir.sqlite.SqliteConfig;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
-import dev.kvasir.Versionstamp;
 import dev.kvasir.WatchStream;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.memory.MemoryEngine;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvU64;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.testkit.NpmPeer;
 import dev.kvasir.value.JsMap;
 import dev.kvasir.value.JsSet;
 import dev.kvasir.value.JsValues;
+import dev.kvasir.value.KvU64;
 import java.io.InputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

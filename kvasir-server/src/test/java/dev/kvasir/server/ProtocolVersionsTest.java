@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
-import dev.kvasir.KvException;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
-import dev.kvasir.KvU64;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.connect.RemoteConfig;
 import dev.kvasir.connect.RemoteEngine;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.value.KvU64;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

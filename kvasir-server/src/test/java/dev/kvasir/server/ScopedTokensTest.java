@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
-import dev.kvasir.KvU64;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.connect.RemoteException;
 import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.value.KvU64;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;

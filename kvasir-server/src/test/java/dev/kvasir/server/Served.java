@@ -1,8 +1,8 @@
 package dev.kvasir.server;
 
-import dev.kvasir.Consistency;
-import dev.kvasir.KvOptions;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Consistency;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.connect.RemoteConfig;
 import dev.kvasir.connect.RemoteEngine;
 import dev.kvasir.spi.AtomicWrite;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.memory.MemoryEngine;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.connect.RemoteException;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;

@@ -1,7 +1,7 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvException;
-import dev.kvasir.KvUnavailableException;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvUnavailableException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,8 +1,8 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvClosedException;
-import dev.kvasir.KvException;
-import dev.kvasir.KvUnavailableException;
+import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.jdbc.JdbcRows;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.ReadRange;

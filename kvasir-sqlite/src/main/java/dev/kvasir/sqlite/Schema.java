@@ -1,6 +1,6 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvException;
+import dev.kvasir.base.KvException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;

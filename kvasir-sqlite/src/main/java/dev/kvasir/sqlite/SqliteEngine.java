@@ -1,9 +1,9 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.Consistency;
-import dev.kvasir.KvClosedException;
-import dev.kvasir.KvException;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Consistency;
+import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
 import dev.kvasir.engine.EngineTimer;
 import dev.kvasir.engine.Expiry;

@@ -1,6 +1,6 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvOptions;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.KvEngine;
 import java.nio.file.Path;

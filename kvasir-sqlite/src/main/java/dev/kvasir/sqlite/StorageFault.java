@@ -1,6 +1,6 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvUnavailableException;
+import dev.kvasir.base.KvUnavailableException;
 import java.sql.SQLException;
 
 /**

@@ -1,6 +1,6 @@
 package dev.kvasir.sqlite;
 
-import dev.kvasir.KvException;
+import dev.kvasir.base.KvException;
 import dev.kvasir.engine.CommitThread;
 import dev.kvasir.jdbc.TxTask;
 import java.sql.SQLException;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvUnavailableException;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvUnavailableException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -3,7 +3,7 @@ package dev.kvasir.sqlite;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvU64;
+import dev.kvasir.value.KvU64;
 
 /**
  * A child process for the multi-process tests: {@code CasWorker <file> <counter> <n>} adds 1 to

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvCorruptEntryException;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.KvListIterator;
 import dev.kvasir.ListSelector;
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvCorruptEntryException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvUnavailableException;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvUnavailableException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package dev.kvasir.testkit;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.Consistency;
 import dev.kvasir.Kv;
-import dev.kvasir.Versionstamp;
+import dev.kvasir.base.Consistency;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;

@@ -4,8 +4,8 @@ import static java.util.stream.Collectors.joining;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvOptions;
-import dev.kvasir.KvU64;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.value.KvU64;
 
 /**
  * Opens each database location given, writes a record and a counter, reads them back and

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvClosedException;
 import dev.kvasir.KvEntry;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvClosedException;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.testkit.Differential;
 import java.util.ArrayList;

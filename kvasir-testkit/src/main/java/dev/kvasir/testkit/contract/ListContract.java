@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
-import dev.kvasir.KvLimitException;
 import dev.kvasir.KvListIterator;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvLimitException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kvasir.EnqueueOptions;
-import dev.kvasir.KvException;
 import dev.kvasir.QueueListener;
+import dev.kvasir.base.KvException;
 import dev.kvasir.value.JsValues;
 import java.time.Duration;
 import java.util.List;

@@ -119,7 +119,7 @@ public abstract class WatchContract extends ContractBase {
     try (Collector w = watch(key("a"))) {
       w.next();
       kv.set(key("other"), 1);
-      kv.atomic().check(key("a"), dev.kvasir.Versionstamp.ofVersion(1)).set(key("a"), 1).commit();
+      kv.atomic().check(key("a"), dev.kvasir.base.Versionstamp.ofVersion(1)).set(key("a"), 1).commit();
       kv.set(key("a"), "real");
       List<KvEntry> e = w.next();
       assertThat(e.get(0).value()).isEqualTo("real");

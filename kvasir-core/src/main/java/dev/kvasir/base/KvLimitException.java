@@ -1,6 +1,6 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
-/** A key, value or operation exceeds one of Deno KV's limits (see {@link Limits}). */
+/** A key, value or operation exceeds one of Deno KV's limits (docs/limits.md). */
 public class KvLimitException extends KvException {
   private static final long serialVersionUID = 1L;
 

@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
 /**
  * How fresh a read must be. Embedded engines always read the latest committed state; a remote

@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

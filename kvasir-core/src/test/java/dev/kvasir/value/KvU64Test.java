@@ -1,9 +1,10 @@
-package dev.kvasir;
+package dev.kvasir.value;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvasir.key.Hex;
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvDecodeException;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 

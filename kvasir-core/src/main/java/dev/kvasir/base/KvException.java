@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
 /**
  * Root of every error Kvasir raises on its own account. Unchecked; subclasses exist only where

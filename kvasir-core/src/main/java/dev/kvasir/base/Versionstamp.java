@@ -1,6 +1,5 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
-import dev.kvasir.key.Hex;
 
 /**
  * The 10-byte version of a commit: the 8-byte big-endian commit version followed by two bytes

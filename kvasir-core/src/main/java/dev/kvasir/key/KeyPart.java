@@ -1,13 +1,12 @@
-package dev.kvasir;
+package dev.kvasir.key;
 
-import dev.kvasir.key.Hex;
-import dev.kvasir.key.Utf8;
+import dev.kvasir.base.Hex;
 import dev.kvasir.value.JsFormat;
 import java.math.BigInteger;
 import java.util.Arrays;
 
 /**
- * One element of a {@link KvKey}: a byte string, a string, a bigint, a number or a boolean, the
+ * One element of a {@code KvKey}: a byte string, a string, a bigint, a number or a boolean, the
  * five types Deno KV accepts in keys. Each part is immutable and carries its value already
  * normalised the way Deno stores it, so two parts are equal exactly when their encodings are.
  */

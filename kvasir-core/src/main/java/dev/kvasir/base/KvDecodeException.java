@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
 /**
  * Stored bytes (an encoded key or a serialized value) are malformed: truncated, an unknown tag,

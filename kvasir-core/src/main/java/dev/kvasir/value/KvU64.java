@@ -1,5 +1,6 @@
-package dev.kvasir;
+package dev.kvasir.value;
 
+import dev.kvasir.base.KvDecodeException;
 import java.math.BigInteger;
 
 /**

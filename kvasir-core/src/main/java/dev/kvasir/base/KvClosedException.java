@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
 /** The database (or the watch or listener used) was closed before or during the call. */
 public class KvClosedException extends KvException {

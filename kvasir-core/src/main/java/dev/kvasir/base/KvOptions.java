@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
 import java.util.Map;
 import java.util.Optional;

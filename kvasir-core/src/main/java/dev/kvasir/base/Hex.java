@@ -1,4 +1,4 @@
-package dev.kvasir.key;
+package dev.kvasir.base;
 
 /** Lowercase hexadecimal, as Deno prints versionstamps and as the vectors store bytes. */
 public final class Hex {

@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.base;
 
 /**
  * The database could not be reached, or kept aborting the operation, for longer than the engine
