@@ -6,6 +6,8 @@
  * module opens any engine on its module path.
  */
 module dev.kvasir.core {
+  requires org.slf4j;
+
   exports dev.kvasir;
   exports dev.kvasir.base;
   exports dev.kvasir.key;

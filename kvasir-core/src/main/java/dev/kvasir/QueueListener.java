@@ -3,7 +3,8 @@ package dev.kvasir;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.KvEngine;
-import java.lang.System.Logger.Level;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running {@link Kv#listenQueue} loop: one daemon thread takes due messages one at a time and
@@ -11,7 +12,7 @@ import java.lang.System.Logger.Level;
  * finish, and waits for the thread to end.
  */
 public final class QueueListener implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(QueueListener.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(QueueListener.class);
 
   private final Kv kv;
   private final KvEngine engine;
@@ -95,8 +96,7 @@ public final class QueueListener implements AutoCloseable {
       handler.handle(message.payload().decode());
       return true;
     } catch (Exception | AssertionError e) {
-      LOG.log(Level.WARNING, "Exception in queue handler; the message will be retried or"
-          + " dead-lettered", e);
+      LOG.warn("The queue handler failed; the message will be retried or dead-lettered", e);
       return false;
     }
   }

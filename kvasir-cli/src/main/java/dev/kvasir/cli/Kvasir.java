@@ -66,22 +66,18 @@ public final class Kvasir {
     return session;
   }
 
-  /** slf4j-simple's level for every logger, read when the first logger is made. */
-  static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
-
   public static void main(String[] args) {
-    // Quiet libraries (Jetty) unless asked otherwise (KVASIR_LOG_LEVEL, or serve --log-level);
-    // set before any logger exists.
-    if (System.getProperty(LOG_LEVEL) == null) {
-      String level = System.getenv("KVASIR_LOG_LEVEL");
-      System.setProperty(LOG_LEVEL, level == null || level.isBlank() ? "warn" : level.strip());
-    }
     // Straight on the file descriptors, not System.out: a PrintStream hides write errors, and
     // commands must see a closed pipe (checkError) to stop reading and acknowledging.
     PrintWriter out = new PrintWriter(new OutputStreamWriter(
         new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(
         new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
+    String loggingProblem = Logging.environmentProblem();
+    if (loggingProblem != null) {
+      err.println("error: " + loggingProblem);
+      System.exit(USAGE);
+    }
     int code = commandLine(new Kvasir(), out, err).execute(args);
     out.flush();
     System.exit(code);

@@ -7,8 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -24,13 +22,6 @@ import picocli.CommandLine.Option;
         "  kvasir listen",
         "  kvasir listen --count 1 --db jobs.sqlite3"})
 final class ListenCommand extends DbCommand {
-  /**
-   * The core's queue logger, which reports a failed handler with its stack trace. Leaving a
-   * message queued because nobody reads the output is no failure to report; held here, since
-   * java.util.logging keeps loggers only weakly.
-   */
-  private static final Logger QUEUE_LOG = Logger.getLogger(QueueListener.class.getName());
-
   @Option(names = "--count", description = "Stop after this many messages.")
   Integer count;
 
@@ -51,7 +42,9 @@ final class ListenCommand extends DbCommand {
       if (out().checkError()) {
         // Failing the handler keeps the message queued: it is delivered again later.
         outputClosed.set(true);
-        QUEUE_LOG.setLevel(Level.OFF);
+        // The core reports a failed handler with its stack trace; leaving a message queued
+        // because nobody reads the output is no failure to report.
+        Logging.setLevel(QueueListener.class.getName(), "off");
         self.join().close();
         done.countDown();
         throw new IllegalStateException("standard output is closed; message left queued");

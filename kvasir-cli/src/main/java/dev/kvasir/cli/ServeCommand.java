@@ -12,11 +12,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.Base64;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -26,31 +22,28 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code kvasir serve}: a KV Connect server on a SQLite file, or on a PostgreSQL database that
- * several servers behind a load balancer share.
+ * several servers behind a load balancer share (docs/operations.md).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve a database over KV Connect, for Deno.openKv(\"http://…\"), the"
         + " @deno/kv Node client and Kvasir's own client.",
         "Ctrl-C or SIGTERM lets requests in flight finish, then closes the database; SIGTERM"
             + " exits with status 0.",
-        "Every option can also come from an environment variable: KVASIR_DB, KVASIR_PORT,"
-            + " KVASIR_LOG_LEVEL,"
-            + " KVASIR_HOST, KVASIR_ACCESS_TOKEN(_FILE), KVASIR_TOKENS_FILE,"
-            + " KVASIR_DB_PASSWORD_FILE, KVASIR_METRICS_TOKEN_FILE,"
-            + " KVASIR_MAX_WATCHES, KVASIR_TLS_KEYSTORE, KVASIR_TLS_PASSWORD.",
+        "Every option can also come from an environment variable named after it (KVASIR_DB,"
+            + " KVASIR_PORT, KVASIR_TLS_CERT, …) and from a --config file; the command line"
+            + " wins, then the environment, then the file.",
         "GET /healthz and GET /readyz answer health probes without a token; GET /metrics"
             + " serves Prometheus metrics."},
     footer = {"", "Examples:",
         "  kvasir serve",
-        "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0",
+        "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0"
+            + " --tls-cert fullchain.pem --tls-key privkey.pem",
         "  kvasir serve --db postgresql://kvasir:secret@db.internal/app --host 0.0.0.0",
         "  KVASIR_ACCESS_TOKEN=my-long-secret kvasir serve",
+        "  kvasir serve --config /etc/kvasir/kvasir.properties",
         "  kvasir serve --db postgresql://kvasir@db.internal/app --db-password-file /run/secrets/db"
-            + " --access-token-file /run/secrets/token"})
+            + " --access-token-file /run/secrets/token --log-format json --access-log"})
 final class ServeCommand implements Callable<Integer> {
-  private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug",
-      "trace");
-
   @Spec CommandSpec spec;
 
   @Option(names = {"--db", "--path"}, paramLabel = "LOCATION",
@@ -68,9 +61,15 @@ final class ServeCommand implements Callable<Integer> {
       description = "The address to listen on. Default: ${DEFAULT-VALUE}")
   String host;
 
+  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:KVASIR_CONFIG}",
+      description = "Read options from this properties file: one 'name = value' per line, the"
+          + " names being the options' without their dashes (db, port, tls-cert, …).")
+  Path config;
+
   @Option(names = "--access-token", defaultValue = "${env:KVASIR_ACCESS_TOKEN}",
-      description = "The token clients send (at least 12 characters). Default: the environment"
-          + " variable KVASIR_ACCESS_TOKEN, else a new random token, printed once.")
+      description = "The token clients send (at least 12 characters). Default: a new random"
+          + " token, shown once on the terminal, or written to ./" + ServeTokens.GENERATED_FILE
+          + " without one.")
   String accessToken;
 
   @Option(names = "--access-token-file", paramLabel = "FILE",
@@ -86,11 +85,22 @@ final class ServeCommand implements Callable<Integer> {
           + " changes, so tokens rotate without a restart.")
   Path tokensFile;
 
-  @Option(names = "--log-level", paramLabel = "LEVEL",
+  @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "${env:KVASIR_LOG_LEVEL}",
       description = "What the server and its libraries log to standard error: error, warn,"
-          + " info, debug or trace. Default: the environment variable KVASIR_LOG_LEVEL, else"
-          + " warn.")
+          + " info, debug or trace. Default: warn.")
   String logLevel;
+
+  @Option(names = "--log-format", paramLabel = "FORMAT",
+      defaultValue = "${env:KVASIR_LOG_FORMAT}",
+      description = "text, or json for one JSON object per line (for log collectors). Default:"
+          + " text.")
+  String logFormat;
+
+  @Option(names = "--access-log", defaultValue = "${env:KVASIR_ACCESS_LOG:-false}",
+      fallbackValue = "true", arity = "0..1",
+      description = "Log every request (client, request line, status, bytes, time, user agent;"
+          + " never a token) at INFO, whatever --log-level says.")
+  boolean accessLog;
 
   @Option(names = "--metrics-token-file", paramLabel = "FILE",
       defaultValue = "${env:KVASIR_METRICS_TOKEN_FILE}",
@@ -109,55 +119,47 @@ final class ServeCommand implements Callable<Integer> {
           + " Default: ${DEFAULT-VALUE}")
   int maxWatches;
 
-  @Option(names = "--tls-keystore", defaultValue = "${env:KVASIR_TLS_KEYSTORE}",
-      description = "Serve HTTPS (h2) with this PKCS12 keystore.")
+  @Option(names = "--tls-cert", paramLabel = "FILE", defaultValue = "${env:KVASIR_TLS_CERT}",
+      description = "Serve HTTPS (h2) with the certificate chain in this PEM file (e.g."
+          + " certbot's fullchain.pem), with --tls-key. Read again when it changes.")
+  Path tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "FILE", defaultValue = "${env:KVASIR_TLS_KEY}",
+      description = "The unencrypted private key of --tls-cert, in PEM (PKCS#8, PKCS#1 or"
+          + " SEC 1).")
+  Path tlsKey;
+
+  @Option(names = "--tls-keystore", paramLabel = "FILE",
+      defaultValue = "${env:KVASIR_TLS_KEYSTORE}",
+      description = "Serve HTTPS (h2) with this PKCS12 keystore instead. Read again when it"
+          + " changes.")
   Path keystore;
 
   @Option(names = "--tls-password", defaultValue = "${env:KVASIR_TLS_PASSWORD}",
-      description = "The keystore password. Default: the environment variable"
-          + " KVASIR_TLS_PASSWORD.")
+      description = "The keystore's password.")
   String keystorePassword;
 
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (logLevel != null) {
-      if (!LOG_LEVELS.contains(logLevel)) {
-        err.println("error: --log-level is one of " + String.join(", ", LOG_LEVELS));
-        return 2;
-      }
-      System.setProperty(Kvasir.LOG_LEVEL, logLevel); // before the server makes its loggers
-    }
-    String fromFile;
+    ServeTokens tokens;
     String dbPassword;
-    TokensFile scoped;
     String metricsToken;
     try {
-      int ways = (accessToken != null && !accessToken.isEmpty() ? 1 : 0)
-          + (accessTokenFile != null ? 1 : 0) + (tokensFile != null ? 1 : 0);
-      if (ways > 1) {
-        err.println("error: give the access tokens one way: --access-token,"
-            + " --access-token-file or --tokens-file (or their environment variables)");
-        return 2;
+      if (config != null) {
+        ConfigFile.apply(spec, config);
       }
-      scoped = tokensFile == null ? null : new TokensFile(tokensFile, err);
-      fromFile = accessTokenFile == null ? null : firstLine(accessTokenFile, "access token");
-      dbPassword = dbPasswordFile == null ? null : firstLine(dbPasswordFile, "database password");
-      metricsToken = metricsTokenFile == null ? null : firstLine(metricsTokenFile,
-          "metrics token");
+      configureLogging();
+      checkTls();
+      tokens = ServeTokens.resolve(accessToken, accessTokenFile, tokensFile);
+      dbPassword = dbPasswordFile == null ? null
+          : Secrets.firstLine(dbPasswordFile, "database password");
+      metricsToken = metricsTokenFile == null ? null
+          : Secrets.firstLine(metricsTokenFile, "metrics token");
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
-      return 2;
-    }
-    String given = fromFile != null ? fromFile : accessToken;
-    boolean generated = scoped == null && (given == null || given.isEmpty());
-    String token = generated ? newToken() : given;
-    if (scoped == null
-        && (token.length() < 12 || token.chars().anyMatch(Character::isWhitespace))) {
-      err.println("error: the access token must have at least 12 characters and no white space;"
-          + " pass another --access-token or leave it out to get a random one");
-      return 2;
+      return Kvasir.USAGE;
     }
     KvEngine engine;
     String served;
@@ -172,22 +174,27 @@ final class ServeCommand implements Callable<Integer> {
       return Kvasir.DATABASE_ERROR;
     }
     KvServer server;
+    String tokenNote;
     try {
+      tokenNote = tokens.announce();
       KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches)
           .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
-          .metricsToken(metricsToken);
-      if (scoped != null) {
-        b.accessTokens(scoped);
-      } else {
-        b.accessToken(token);
-      }
-      if (keystore != null) {
+          .metricsToken(metricsToken).accessLog(accessLog);
+      tokens.configure(b);
+      if (tlsCert != null) {
+        b.tlsPem(tlsCert, tlsKey);
+      } else if (keystore != null) {
         b.tls(keystore, keystorePassword);
       }
       server = b.start();
-    } catch (RuntimeException e) {
+    } catch (IllegalArgumentException e) { // the TLS files
       engine.close();
-      err.println("error: " + e.getMessage() + " (is the port in use? try --port)");
+      err.println("error: " + e.getMessage());
+      return Kvasir.USAGE;
+    } catch (IOException | RuntimeException e) {
+      engine.close();
+      err.println("error: " + e.getMessage()
+          + (e instanceof IllegalStateException ? " (is the port in use? try --port)" : ""));
       return Kvasir.DATABASE_ERROR;
     }
     // Ctrl-C (SIGINT) and SIGHUP stop the JVM, which runs this hook; SIGTERM, what service
@@ -199,25 +206,7 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     CountDownLatch terminated = new CountDownLatch(1);
     Termination.onSigterm(terminated::countDown);
-    boolean everywhere = host.equals("0.0.0.0") || host.equals("::");
-    if (keystore == null && !isLoopback(host)) {
-      err.println("warning: serving on " + (everywhere ? "every network interface" : host)
-          + " without TLS: the access token and all data cross the network unencrypted;"
-          + " use --tls-keystore, or --host 127.0.0.1 behind a TLS proxy");
-      err.flush();
-    }
-    out.println("Kvasir serves " + served + " at " + server.url()
-        + (everywhere ? " (listening on " + host + " port " + server.port()
-            + ": every interface)" : ""));
-    if (generated) {
-      out.println("Access token (generated, shown only now): " + token);
-    }
-    out.println();
-    out.println("  DENO_KV_ACCESS_TOKEN=<token> deno run -A --unstable-kv app.ts");
-    out.println("  const kv = await Deno.openKv(\"" + server.url() + "\");");
-    out.println();
-    out.println("Ctrl-C stops.");
-    out.flush();
+    printBanner(out, err, served, server, tokenNote);
     terminated.await(); // without a SIGTERM handler, forever: the shutdown hook stops everything
     Runtime.getRuntime().removeShutdownHook(hook);
     server.close();
@@ -226,17 +215,55 @@ final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The first line of a secret file, without its line break. */
-  private static String firstLine(Path file, String what) {
-    try {
-      String text = Files.readString(file);
-      int end = text.indexOf('\n');
-      String line = end < 0 ? text : text.substring(0, end);
-      return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the " + what + " from " + file + ": "
-          + e.getMessage());
+  /** The level and format the options ask for, and the access log's level. */
+  private void configureLogging() {
+    String level = logLevel == null || logLevel.isEmpty() ? "warn" : logLevel;
+    String format = logFormat == null || logFormat.isEmpty() ? "text" : logFormat;
+    if (!Logging.LEVELS.contains(level)) {
+      throw new IllegalArgumentException("--log-level is one of "
+          + String.join(", ", Logging.LEVELS));
     }
+    if (!Logging.FORMATS.contains(format)) {
+      throw new IllegalArgumentException("--log-format is one of "
+          + String.join(", ", Logging.FORMATS));
+    }
+    Logging.configure(level, format);
+    if (accessLog && !Logging.operatorConfigured()) {
+      Logging.setLevel(KvServer.ACCESS_LOGGER, "info");
+    }
+  }
+
+  private void checkTls() {
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+    }
+    if (tlsCert != null && keystore != null) {
+      throw new IllegalArgumentException("give TLS one way: --tls-cert and --tls-key, or"
+          + " --tls-keystore");
+    }
+  }
+
+  private void printBanner(PrintWriter out, PrintWriter err, String served, KvServer server,
+      String tokenNote) {
+    boolean everywhere = host.equals("0.0.0.0") || host.equals("::");
+    if (tlsCert == null && keystore == null && !isLoopback(host)) {
+      err.println("warning: serving on " + (everywhere ? "every network interface" : host)
+          + " without TLS: the access token and all data cross the network unencrypted;"
+          + " use --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy");
+      err.flush();
+    }
+    out.println("Kvasir serves " + served + " at " + server.url()
+        + (everywhere ? " (listening on " + host + " port " + server.port()
+            + ": every interface)" : ""));
+    if (tokenNote != null) {
+      out.println(tokenNote);
+    }
+    out.println();
+    out.println("  DENO_KV_ACCESS_TOKEN=<token> deno run -A --unstable-kv app.ts");
+    out.println("  const kv = await Deno.openKv(\"" + server.url() + "\");");
+    out.println();
+    out.println("Ctrl-C stops.");
+    out.flush();
   }
 
   private static boolean isLoopback(String host) {
@@ -245,11 +272,5 @@ final class ServeCommand implements Callable<Integer> {
     } catch (UnknownHostException e) {
       return false; // Jetty fails to bind it anyway
     }
-  }
-
-  private static String newToken() {
-    byte[] bytes = new byte[24];
-    new SecureRandom().nextBytes(bytes);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 }

@@ -4,7 +4,6 @@ import dev.kvasir.KvKey;
 import dev.kvasir.server.AccessToken;
 import dev.kvasir.spi.RawKey;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -13,6 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code kvasir serve --tokens-file}: the tokens clients may present, one per line (docs/
@@ -24,20 +25,20 @@ import java.util.function.Supplier;
 final class TokensFile implements Supplier<List<AccessToken>> {
   private static final long LOOK_EVERY_MS = 1_000;
 
+  private static final Logger LOG = LoggerFactory.getLogger(TokensFile.class);
+
   private final Path file;
-  private final PrintWriter err;
   private List<AccessToken> tokens;
   private FileTime readAt;
   private long lookedAtMs;
 
   /**
-   * Reads {@code file}; later problems go to {@code err}.
+   * Reads {@code file}; later problems are logged as warnings.
    *
    * @throws IllegalArgumentException if it cannot be read or parsed, naming the line
    */
-  TokensFile(Path file, PrintWriter err) {
+  TokensFile(Path file) {
     this.file = file;
-    this.err = err;
     this.readAt = modified();
     this.tokens = parse(read());
     this.lookedAtMs = System.currentTimeMillis();
@@ -53,12 +54,10 @@ final class TokensFile implements Supplier<List<AccessToken>> {
         if (!modified.equals(readAt)) {
           tokens = parse(read());
           readAt = modified;
-          err.println("kvasir serve: read " + tokens.size() + " tokens from " + file);
-          err.flush();
+          LOG.info("Read {} tokens from {}", tokens.size(), file);
         }
       } catch (IllegalArgumentException e) {
-        err.println("warning: " + e.getMessage() + "; the tokens read before stay in force");
-        err.flush();
+        LOG.warn("{}; the tokens read before stay in force", e.getMessage());
       }
     }
     return tokens;

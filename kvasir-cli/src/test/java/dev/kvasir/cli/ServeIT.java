@@ -11,12 +11,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code kvasir serve} from the shaded jar: serves, prints the URL and token, stops on SIGTERM. */
+/** {@code kvasir serve} from the shaded jar: serves, tells the URL and token, stops on SIGTERM. */
 class ServeIT {
   private static final String COMMITTED_ONE =
       "kvasir_server_commits_total{outcome=\"committed\"} 1";
@@ -24,18 +25,24 @@ class ServeIT {
   @TempDir Path dir;
 
   @Test
-  void serve_printsUrlAndToken_servesClients_andClosesCleanlyOnSigterm() throws Exception {
+  void serve_withoutATerminal_writesTheGeneratedTokenToAPrivateFile_servesClients_andStops()
+      throws Exception {
     Path file = dir.resolve("served.sqlite3");
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
         .toString(), "-jar", Path.of("target", "kvasir.jar").toAbsolutePath().toString(),
-        "serve", "--path", file.toString(), "--port", "0").redirectErrorStream(true).start();
+        "serve", "--path", file.toString(), "--port", "0").directory(dir.toFile())
+        .redirectErrorStream(true).start();
     Banner banner = Banner.read(p, Pattern.compile(" at (http://127\\.0\\.0\\.1:\\d+)$"));
     String url = banner.url();
-    String token = banner.lines().stream()
-        .filter(l -> l.startsWith("Access token (generated, shown only now): "))
-        .map(l -> l.substring(l.indexOf(": ") + 2)).findFirst().orElse(null);
     assertThat(url).as("%s", banner.lines()).isNotNull();
-    assertThat(token).as("%s", banner.lines()).hasSizeGreaterThanOrEqualTo(12);
+    Path tokenFile = dir.resolve(ServeTokens.GENERATED_FILE);
+    assertThat(banner.lines()).as("no terminal: the token is not printed")
+        .contains("Access token (generated): in " + tokenFile + ", readable only by this user");
+    String token = Files.readString(tokenFile).strip();
+    assertThat(token).hasSizeGreaterThanOrEqualTo(12);
+    assertThat(banner.lines()).noneMatch(l -> l.contains(token));
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)))
+        .isEqualTo("rw-------");
     assertThat(banner.lines()).as("libraries are quiet by default")
         .noneMatch(l -> l.contains(" INFO "));
     try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", token))) {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.KvKey;
 import dev.kvasir.server.AccessToken;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -17,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 class TokensFileTest {
   @TempDir Path dir;
-  private final StringWriter log = new StringWriter();
 
   private Path write(String text, Instant modified) throws Exception {
     Path file = dir.resolve("tokens");
@@ -34,7 +31,7 @@ class TokensFileTest {
         dash-token-0123456789   ro
         app-token-0123456789 rw ["users", "alice"]  ["sessions", 7n]
         """, Instant.now());
-    List<AccessToken> tokens = new TokensFile(file, new PrintWriter(log)).get();
+    List<AccessToken> tokens = new TokensFile(file).get();
     assertThat(tokens).hasSize(3);
     assertThat(tokens.get(0).readOnly()).isFalse();
     assertThat(tokens.get(0).prefixes()).isEmpty();
@@ -45,17 +42,20 @@ class TokensFileTest {
 
   @Test
   void aBadFile_isRefusedAtStart_andKeepsTheOldTokensLater() throws Exception {
-    assertThatThrownBy(() -> new TokensFile(write("short rw\n", Instant.now()),
-        new PrintWriter(log))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> new TokensFile(write("short rw\n", Instant.now())))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("line 1").hasMessageContaining("at least 12 characters");
     Instant start = Instant.now().minusSeconds(60);
     Path file = write("first-token-0123456789 rw\n", start);
-    TokensFile tokens = new TokensFile(file, new PrintWriter(log));
+    TokensFile tokens = new TokensFile(file);
     write("first-token-0123456789 maybe\n", start.plusSeconds(1));
     Thread.sleep(1_100); // the file is looked at once a second at most
-    assertThat(tokens.get()).extracting(AccessToken::secret)
-        .containsExactly("first-token-0123456789");
-    assertThat(log.toString()).contains("line 1").contains("stay in force");
+    try (CapturedLog log = new CapturedLog(TokensFile.class)) {
+      assertThat(tokens.get()).extracting(AccessToken::secret)
+          .containsExactly("first-token-0123456789");
+      assertThat(log.lines()).singleElement().asString().startsWith("WARN")
+          .contains("line 1").contains("stay in force");
+    }
     write("second-token-0123456789 ro\n", start.plusSeconds(2));
     Thread.sleep(1_100);
     assertThat(tokens.get()).extracting(AccessToken::secret)

@@ -3,8 +3,11 @@ package dev.kvasir.server;
 import dev.kvasir.connect.Metadata;
 import dev.kvasir.spi.KvEngine;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,12 +18,14 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.Slf4jRequestLogWriter;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -43,12 +48,19 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>The engine stays the caller's: {@link #close()} stops serving and leaves it open.
  */
 public final class KvServer implements AutoCloseable {
+  /** The SLF4J logger of the access log, at INFO (docs/operations.md §6). */
+  public static final String ACCESS_LOGGER = "dev.kvasir.server.access";
+  /** NCSA's common log format with the time taken in ms and the user agent; never a token. */
+  private static final String ACCESS_LOG_FORMAT =
+      "%{client}a - %u %t \"%r\" %s %O %{ms}Tms \"%{User-Agent}i\"";
   /** HTTP/2 streams of a connection that its watches may not take: room for its other calls. */
   private static final int STREAMS_KEPT_FOR_REQUESTS = 32;
 
   private final Server jetty;
   private final ServerConnector connector;
   private final boolean tls;
+  /** The TLS credentials and their reloading; null without TLS. */
+  private final TlsFiles tlsFiles;
   private final ConnectHandler handler;
   private final Duration drainTimeout;
   /** The meters bound to the registry, released on close; null without metrics. */
@@ -61,12 +73,11 @@ public final class KvServer implements AutoCloseable {
     jetty = new Server(threads);
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
-    tls = b.keystore != null;
+    tlsFiles = b.tlsFiles();
+    tls = tlsFiles != null;
     if (tls) {
       http.addCustomizer(new SecureRequestCustomizer());
-      SslContextFactory.Server ssl = new SslContextFactory.Server();
-      ssl.setKeyStorePath(b.keystore.toString());
-      ssl.setKeyStorePassword(b.keystorePassword);
+      SslContextFactory.Server ssl = tlsFiles.sslContextFactory();
       ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
       alpn.setDefaultProtocol("http/1.1");
       HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
@@ -85,6 +96,11 @@ public final class KvServer implements AutoCloseable {
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     jetty.addConnector(connector);
+    if (b.accessLog) {
+      Slf4jRequestLogWriter writer = new Slf4jRequestLogWriter();
+      writer.setLoggerName(ACCESS_LOGGER);
+      jetty.setRequestLog(new CustomRequestLog(writer, ACCESS_LOG_FORMAT));
+    }
     RequestMetrics metrics = b.metrics == null ? null : new RequestMetrics(b.metrics);
     handler = newConnectHandler(b, metrics == null ? applied -> { } : metrics::commit);
     Handler chain = handler;
@@ -154,6 +170,9 @@ public final class KvServer implements AutoCloseable {
     try {
       handler.drain(drainTimeout);
       jetty.stop();
+      if (tlsFiles != null) {
+        tlsFiles.close();
+      }
       if (meters != null) {
         meters.close();
       }
@@ -173,6 +192,10 @@ public final class KvServer implements AutoCloseable {
     private int port = 4512;
     private Path keystore;
     private String keystorePassword;
+    private Path certificateChain;
+    private Path privateKey;
+    private Duration tlsReloadInterval = Duration.ofSeconds(5);
+    private boolean accessLog;
     private UUID databaseId = new UUID(0, 0);
     private Duration idleTimeout = Duration.ofSeconds(30);
     private Duration drainTimeout = Duration.ofSeconds(10);
@@ -222,11 +245,68 @@ public final class KvServer implements AutoCloseable {
       return this;
     }
 
-    /** Serve HTTPS (h2 and HTTP/1.1) with this PKCS12 or JKS keystore. */
+    /**
+     * Serve HTTPS (h2 and HTTP/1.1) with this PKCS12 or JKS keystore, read again when it
+     * changes.
+     */
     public Builder tls(Path keystore, String password) {
-      this.keystore = keystore;
+      this.keystore = Objects.requireNonNull(keystore, "keystore");
       this.keystorePassword = password;
+      this.certificateChain = null;
       return this;
+    }
+
+    /**
+     * Serve HTTPS (h2 and HTTP/1.1) with a certificate chain and its private key in PEM files
+     * (PKCS#8, PKCS#1 or SEC 1; not encrypted), read again when they change, as a renewed
+     * certificate is.
+     */
+    public Builder tlsPem(Path certificateChain, Path privateKey) {
+      this.certificateChain = Objects.requireNonNull(certificateChain, "certificateChain");
+      this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
+      this.keystore = null;
+      return this;
+    }
+
+    /** How often the TLS files are looked at for a change; default 5 s. */
+    public Builder tlsReloadInterval(Duration interval) {
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("tlsReloadInterval must be positive: " + interval);
+      }
+      this.tlsReloadInterval = interval;
+      return this;
+    }
+
+    /**
+     * Logs every request once answered to the SLF4J logger {@link #ACCESS_LOGGER} at INFO:
+     * client, request line, status, bytes, milliseconds and user agent. Off by default.
+     */
+    public Builder accessLog(boolean on) {
+      this.accessLog = on;
+      return this;
+    }
+
+    private TlsFiles tlsFiles() {
+      if (certificateChain != null) {
+        return new TlsFiles(List.of(certificateChain, privateKey),
+            () -> PemCredentials.load(certificateChain, privateKey),
+            PemCredentials.STORE_PASSWORD, tlsReloadInterval);
+      }
+      if (keystore != null) {
+        return new TlsFiles(List.of(keystore), () -> keyStore(keystore, keystorePassword),
+            keystorePassword, tlsReloadInterval);
+      }
+      return null;
+    }
+
+    private static KeyStore keyStore(Path file, String password) {
+      try {
+        return KeyStore.getInstance(file.toFile(),
+            password == null ? null : password.toCharArray());
+      } catch (IOException | GeneralSecurityException e) {
+        throw new IllegalArgumentException("cannot read the keystore " + file + ": "
+            + e.getMessage(), e);
+      }
     }
 
     /** The database id announced in the metadata; default the nil UUID, as denokv. */

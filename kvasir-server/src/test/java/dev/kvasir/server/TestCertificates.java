@@ -1,9 +1,17 @@
 package dev.kvasir.server;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -12,7 +20,7 @@ import java.util.List;
  * the repository. A CA (rather than one self-signed certificate) because Deno's TLS stack does
  * not accept a self-signed end-entity certificate as its own trust anchor.
  */
-record TestCertificates(Path serverKeystore, Path trustStore, Path caPem) {
+record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path caKeystore) {
   static final String PASSWORD = "test-password";
 
   static TestCertificates create(Path dir) throws IOException, InterruptedException {
@@ -42,7 +50,50 @@ record TestCertificates(Path serverKeystore, Path trustStore, Path caPem) {
         "-file", signed.toString());
     keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", trust.toString(),
         "-file", caPem.toString());
-    return new TestCertificates(server, trust, caPem);
+    return new TestCertificates(server, trust, caPem, ca);
+  }
+
+  /** A server certificate in PEM files, as certificate tools write them. */
+  record Pem(Path chain, Path key, BigInteger serial, PrivateKey privateKey) {}
+
+  /**
+   * A new key pair ({@code EC} or {@code RSA}) and a certificate for it signed by this CA, as a
+   * PEM chain (the certificate, then the CA's) and a PKCS#8 PEM key, in {@code dir/NAME.*};
+   * also as the keystore {@code dir/NAME.p12}.
+   */
+  Pem issuePem(Path dir, String name, String keyAlgorithm)
+      throws IOException, InterruptedException, GeneralSecurityException {
+    Path store = dir.resolve(name + ".p12");
+    Path csr = dir.resolve(name + ".csr");
+    Path signed = dir.resolve(name + "-signed.pem");
+    keytool("-genkeypair", "-alias", name, "-keyalg", keyAlgorithm, "-dname", "CN=localhost",
+        "-keystore", store.toString());
+    keytool("-certreq", "-alias", name, "-keystore", store.toString(), "-file", csr.toString());
+    keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", caKeystore.toString(),
+        "-infile", csr.toString(), "-outfile", signed.toString(),
+        "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-ext", "EKU=serverAuth",
+        "-ext", "KU=digitalSignature,keyEncipherment", "-startdate", "-1d", "-validity", "3");
+    // The keystore then holds the signed chain too, as the server's keystore does.
+    keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", store.toString(),
+        "-file", caPem.toString());
+    keytool("-importcert", "-alias", name, "-keystore", store.toString(),
+        "-file", signed.toString());
+    KeyStore keys = KeyStore.getInstance(store.toFile(), PASSWORD.toCharArray());
+    PrivateKey key = (PrivateKey) keys.getKey(name, PASSWORD.toCharArray());
+    X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
+        .generateCertificate(Files.newInputStream(signed));
+    Path chain = dir.resolve(name + "-chain.pem");
+    Files.writeString(chain, Files.readString(signed) + Files.readString(caPem));
+    Path keyFile = dir.resolve(name + "-key.pem");
+    Files.writeString(keyFile, pem("PRIVATE KEY", key.getEncoded()));
+    return new Pem(chain, keyFile, cert.getSerialNumber(), key);
+  }
+
+  /** Bytes as a PEM block of {@code type}. */
+  static String pem(String type, byte[] der) {
+    return "-----BEGIN " + type + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END " + type + "-----\n";
   }
 
   private static void keytool(String... args) throws IOException, InterruptedException {

@@ -1,0 +1,95 @@
+package dev.kvasir.cli;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.TreeSet;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * {@code kvasir serve --config FILE}: options from a properties file (docs/operations.md §2),
+ * one per line as {@code name = value}, the name being the option's without its dashes
+ * ({@code db}, {@code port}, {@code tls-cert}, …). The command line wins over the environment
+ * ({@code KVASIR_DB}, …), which wins over the file, which wins over the defaults. A name the
+ * command does not have is refused, so that a misspelt setting does not pass unnoticed.
+ */
+final class ConfigFile {
+  private ConfigFile() {}
+
+  /** The environment variable of an option: {@code --max-watches} → {@code KVASIR_MAX_WATCHES}. */
+  static String variable(OptionSpec option) {
+    return "KVASIR_" + name(option).toUpperCase(Locale.ROOT).replace('-', '_');
+  }
+
+  /**
+   * Sets the options of {@code command} that neither its command line nor the environment gave
+   * from {@code file}.
+   *
+   * @throws IllegalArgumentException naming the file and the setting that is wrong
+   */
+  static void apply(CommandSpec command, Path file) {
+    Properties settings = read(file);
+    for (String key : new TreeSet<>(settings.stringPropertyNames())) {
+      OptionSpec option = command.findOption("--" + key);
+      if (option == null || option.usageHelp() || option.versionHelp() || key.equals("config")) {
+        throw new IllegalArgumentException(file + ": '" + key + "' is no setting of kvasir "
+            + command.name() + " (the names are its options without the dashes, e.g. db, port)");
+      }
+      String env = System.getenv(variable(option));
+      if (command.commandLine().getParseResult().hasMatchedOption(option)
+          || env != null && !env.isEmpty()) {
+        continue;
+      }
+      String value = settings.getProperty(key).strip();
+      try {
+        option.setValue(convert(option, value));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(file + ": " + key + " = " + value + ": "
+            + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static Properties read(Path file) {
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(in);
+      return p;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the configuration file " + file + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The option's value from text, for the types {@code serve}'s options have. */
+  private static Object convert(OptionSpec option, String text) {
+    Class<?> type = option.type();
+    if (type == String.class) {
+      return text;
+    } else if (type == int.class || type == Integer.class) {
+      try {
+        return Integer.parseInt(text);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("not a whole number");
+      }
+    } else if (type == boolean.class || type == Boolean.class) {
+      if (!text.equals("true") && !text.equals("false")) {
+        throw new IllegalArgumentException("true or false");
+      }
+      return Boolean.parseBoolean(text);
+    } else if (type == Path.class) {
+      return Path.of(text);
+    }
+    throw new IllegalStateException("no conversion to " + type + " for --" + name(option));
+  }
+
+  /** The option's shortest name without its dashes: {@code db} for {@code --db}/{@code --path}. */
+  private static String name(OptionSpec option) {
+    return option.shortestName().substring(2);
+  }
+}

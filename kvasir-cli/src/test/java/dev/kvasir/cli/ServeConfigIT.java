@@ -1,0 +1,120 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kvasir serve} configured as operators do (docs/operations.md §2, §6, §7): a properties
+ * file under the environment under the command line, JSON log lines, the access log, and TLS
+ * options that are refused with the reason.
+ */
+class ServeConfigIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TOKEN = "config-token-0123456789";
+
+  @TempDir Path dir;
+
+  private Path configFile(String text) throws Exception {
+    Files.writeString(dir.resolve("token"), TOKEN + "\n");
+    Path file = dir.resolve("kvasir.properties");
+    Files.writeString(file, text);
+    return file;
+  }
+
+  @Test
+  void theConfigFile_setsWhatNeitherTheEnvironmentNorTheCommandLineSets() throws Exception {
+    Path config = configFile("""
+        # as in conf/kvasir.properties
+        db = from-file.sqlite3
+        port = 0
+        access-token-file = token
+        log-level = info
+        log-format = json
+        """);
+    try (ServeProcess serve = new ServeProcess(dir, Map.of(), "--config", config.toString())) {
+      assertThat(serve.banner().lines()).anyMatch(l -> l.contains("from-file.sqlite3"));
+      // JSON lines only, each with the five fields, INFO included.
+      String line = serve.awaitError(l -> l.contains("\"level\":\"INFO\""), Duration.ofSeconds(5));
+      JsonNode event = JSON.readTree(line);
+      assertThat(event.fieldNames()).toIterable()
+          .contains("time", "level", "logger", "thread", "message");
+      assertThat(serve.errors()).allSatisfy(l -> JSON.readTree(l));
+      assertThat(get(serve.url() + "/readyz").statusCode()).isEqualTo(200);
+      assertThat(serve.stop()).isZero();
+    }
+    Map<String, String> env = new HashMap<>();
+    env.put("KVASIR_DB", "from-env.sqlite3");
+    try (ServeProcess serve = new ServeProcess(dir, env, "--config", config.toString(),
+        "--log-format", "text", "--log-level", "warn")) {
+      assertThat(serve.banner().lines()).as("the environment wins over the file")
+          .anyMatch(l -> l.contains("from-env.sqlite3"));
+      assertThat(get(serve.url() + "/readyz").statusCode()).isEqualTo(200);
+      assertThat(serve.stop()).isZero();
+      assertThat(serve.errors()).as("the command line wins over the file")
+          .noneMatch(l -> l.startsWith("{")).noneMatch(l -> l.contains("INFO"));
+    }
+  }
+
+  @Test
+  void aSettingTheCommandDoesNotHave_isAUsageError_namingIt() throws Exception {
+    Path config = configFile("db = x.sqlite3\nmax-wathces = 5\n");
+    Jar.Run run = new Jar(dir).run("serve", "--config", config.toString());
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).contains("'max-wathces' is no setting of kvasir serve");
+    Jar.Run badValue = new Jar(dir).run("serve", "--config",
+        configFile("port = eighty\n").toString());
+    assertThat(badValue.exit()).isEqualTo(2);
+    assertThat(badValue.err()).contains("port = eighty: not a whole number");
+  }
+
+  @Test
+  void theAccessLog_logsEachRequest_withoutTheToken() throws Exception {
+    try (ServeProcess serve = new ServeProcess(dir, Map.of("KVASIR_ACCESS_LOG", "true"),
+        "--port", "0", "--access-token", TOKEN)) {
+      HttpResponse<String> metadata = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(serve.url() + "/"))
+              .header("authorization", "Bearer " + TOKEN)
+              .POST(HttpRequest.BodyPublishers.ofString("{\"supportedVersions\":[3]}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(metadata.statusCode()).isEqualTo(200);
+      assertThat(get(serve.url() + "/nothing-here").statusCode()).isEqualTo(404);
+      String line = serve.awaitError(l -> l.contains("\"POST / HTTP/1.1\" 200"),
+          Duration.ofSeconds(5));
+      assertThat(line).contains("INFO").contains("dev.kvasir.server.access").contains("ms");
+      serve.awaitError(l -> l.matches(".*\"GET /nothing-here HTTP/[0-9.]+\" 404 .*"),
+          Duration.ofSeconds(5)); // the client may have upgraded to h2c by now
+      assertThat(serve.errors()).noneMatch(l -> l.contains(TOKEN));
+    }
+  }
+
+  @Test
+  void tlsOptions_thatDoNotFit_areUsageErrors_namingTheProblem() throws Exception {
+    Files.writeString(dir.resolve("cert.pem"), "not a certificate\n");
+    Jar jar = new Jar(dir);
+    Jar.Run alone = jar.run("serve", "--port", "0", "--tls-cert", "cert.pem");
+    assertThat(alone.exit()).isEqualTo(2);
+    assertThat(alone.err()).contains("--tls-cert and --tls-key go together");
+    Jar.Run unreadable = jar.run("serve", "--port", "0", "--access-token", TOKEN,
+        "--tls-cert", "cert.pem", "--tls-key", "cert.pem");
+    assertThat(unreadable.exit()).isEqualTo(2);
+    assertThat(unreadable.err()).contains("cert.pem holds no PEM certificate");
+  }
+
+  private static HttpResponse<String> get(String url) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
