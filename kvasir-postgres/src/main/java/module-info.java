@@ -4,6 +4,7 @@ module dev.kvasir.postgres {
 
   requires transitive dev.kvasir.core;
   requires dev.kvasir.jdbc;
+  requires org.slf4j;
   requires transitive java.sql;
   requires org.postgresql.jdbc;
   requires com.zaxxer.hikari;

@@ -12,5 +12,6 @@ module dev.kvasir.server {
   requires org.slf4j;
   // KvServer.Builder.metrics takes a Prometheus registry (docs/operations.md §5).
   requires transitive micrometer.core;
+  requires dev.kvasir.micrometer;
   requires transitive micrometer.registry.prometheus;
 }

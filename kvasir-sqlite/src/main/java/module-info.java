@@ -4,6 +4,7 @@ module dev.kvasir.sqlite {
 
   requires transitive dev.kvasir.core;
   requires dev.kvasir.jdbc;
+  requires org.slf4j;
   requires java.sql;
   requires org.xerial.sqlitejdbc;
 

@@ -5,6 +5,8 @@ import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvLimitException;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.base.MeterSink;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
@@ -14,10 +16,12 @@ import dev.kvasir.value.KvU64;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
 
 /**
  * A Deno KV database: typed keys and JS values over any storage engine.
@@ -39,6 +43,8 @@ public final class Kv implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<WatchStream> watches = ConcurrentHashMap.newKeySet();
   private final Set<QueueListener> listeners = ConcurrentHashMap.newKeySet();
+  private volatile LongConsumer committed = n -> { };
+  private volatile LongConsumer checkFailed = n -> { };
 
   private Kv(KvEngine engine) {
     this.engine = engine;
@@ -204,6 +210,22 @@ public final class Kv implements AutoCloseable {
   }
 
   /**
+   * Reports what this database measures to {@code sink} from now on (docs/operations.md §5):
+   * {@code kvasir.commits} by outcome, {@code kvasir.watches.open}, and its engine's meters
+   * (group commits, sweeps, queue depth, storage). {@code kvasir-micrometer} binds them to a
+   * Micrometer registry; without a sink nothing is recorded.
+   */
+  public void bindMeters(MeterSink sink) {
+    ensureOpen();
+    String what = "Atomic writes by outcome: committed, or refused by a failed check";
+    committed = committed.andThen(sink.counter("kvasir.commits", what, "outcome", "committed"));
+    checkFailed = checkFailed.andThen(sink.counter("kvasir.commits", what,
+        "outcome", "check_failed"));
+    sink.gauge("kvasir.watches.open", "Watch streams open now", watches::size);
+    engine.bindMeters(sink);
+  }
+
+  /**
    * Stops queue listeners (after their messages in flight), ends watches and closes the engine.
    * Idempotent.
    */
@@ -227,9 +249,13 @@ public final class Kv implements AutoCloseable {
 
   CommitResult write(AtomicWrite write) {
     ensureOpen();
-    return engine.atomicWrite(write)
-        .map(CommitResult::committed)
-        .orElseGet(CommitResult::checkFailed);
+    Optional<Versionstamp> versionstamp = engine.atomicWrite(write);
+    if (versionstamp.isPresent()) {
+      committed.accept(1);
+      return CommitResult.committed(versionstamp.get());
+    }
+    checkFailed.accept(1);
+    return CommitResult.checkFailed();
   }
 
   void forget(WatchStream stream) {

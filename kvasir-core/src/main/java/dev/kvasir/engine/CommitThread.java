@@ -2,12 +2,14 @@ package dev.kvasir.engine;
 
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.MeterSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.DoubleConsumer;
 
 /**
  * The one thread of an engine that commits (group commit). Callers {@link #submit} jobs and wait;
@@ -64,6 +66,8 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
   private final ReentrantLock batchLock = new ReentrantLock();
   private final int maxBatch;
   private final Thread thread;
+  /** Records each batch's size; nothing until meters are bound. */
+  private volatile DoubleConsumer batchSizes = size -> { };
   private boolean closed; // guarded by queue
   private int waiting; // callers whose jobs are queued or running on the thread; guarded by queue
 
@@ -71,6 +75,15 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
     this.maxBatch = maxBatch;
     this.thread = new Thread(this::loop, name);
     thread.setDaemon(true);
+  }
+
+  /**
+   * Reports the size of every batch to {@code sink} as {@code kvasir.engine.commit.batch.size}:
+   * how many commits shared one transaction (docs/operations.md §5).
+   */
+  public void bindMeters(MeterSink sink) {
+    batchSizes = batchSizes.andThen(sink.summary("kvasir.engine.commit.batch.size",
+        "Commits that shared one transaction (group commit)"));
   }
 
   /** Starts the thread; call at the end of the subclass's constructor. */
@@ -179,6 +192,7 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
 
   private void runAndComplete(List<J> batch) {
     runBatch(batch);
+    batchSizes.accept(batch.size());
     for (Job<?> job : batch) {
       job.complete();
     }

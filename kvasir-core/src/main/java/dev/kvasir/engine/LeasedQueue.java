@@ -1,6 +1,7 @@
 package dev.kvasir.engine;
 
 import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.MeterSink;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.value.EncodedValue;
 import java.util.List;
@@ -9,6 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Delivery with leases, for every engine (docs/queues.md §3): a taken message runs under a
@@ -28,10 +32,19 @@ public final class LeasedQueue {
    */
   private static final long POLL_MS = 1_000;
 
+  /** How often the queue's size is read for metrics, once meters are bound. */
+  private static final long STATS_EVERY_MS = 5_000;
+  private static final Logger LOG = LoggerFactory.getLogger(LeasedQueue.class);
+
   private final QueueStore store;
   private final ScheduledExecutorService timer;
   private final Set<String> running = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean listening = new AtomicBoolean();
+  private final AtomicBoolean metered = new AtomicBoolean();
+  private volatile QueueStore.Stats stats = new QueueStore.Stats(0, 0, 0, Long.MAX_VALUE);
+  private volatile LongConsumer succeeded = n -> { };
+  private volatile LongConsumer failed = n -> { };
+  private volatile LongConsumer leasesEnded = n -> { };
 
   /** Delivers the messages of {@code store}; lease work runs on {@code timer}. */
   public LeasedQueue(QueueStore store, ScheduledExecutorService timer) {
@@ -83,6 +96,45 @@ public final class LeasedQueue {
     }
   }
 
+  /**
+   * Reports the queue to {@code sink} (docs/operations.md §5): messages by state (read every
+   * 5 s), how long the oldest due message has waited, and deliveries by outcome.
+   */
+  public void bindMeters(MeterSink sink) {
+    String messages = "kvasir.engine.queue.messages";
+    String what = "Queue messages: due, waiting for a later time, or being delivered";
+    sink.gauge(messages, what, () -> stats.ready(), "state", "ready");
+    sink.gauge(messages, what, () -> stats.delayed(), "state", "delayed");
+    sink.gauge(messages, what, () -> stats.running(), "state", "running");
+    sink.gauge("kvasir.engine.queue.oldest.ready.seconds",
+        "How long the oldest due message has waited (0 when none is due)", this::oldestAge);
+    String deliveries = "kvasir.engine.queue.deliveries";
+    String ended = "Deliveries by outcome; lease_ended: the listener went away";
+    succeeded = succeeded.andThen(sink.counter(deliveries, ended, "outcome", "succeeded"));
+    failed = failed.andThen(sink.counter(deliveries, ended, "outcome", "failed"));
+    leasesEnded = leasesEnded.andThen(sink.counter(deliveries, ended, "outcome", "lease_ended"));
+    if (metered.compareAndSet(false, true)) {
+      timer.scheduleWithFixedDelay(this::readStats, 0, STATS_EVERY_MS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private double oldestAge() {
+    long oldest = stats.oldestReadyMs();
+    return oldest == Long.MAX_VALUE ? 0
+        : Math.max(0, System.currentTimeMillis() - oldest) / 1000.0;
+  }
+
+  private void readStats() {
+    if (store.isClosed()) {
+      return;
+    }
+    try {
+      stats = store.stats(System.currentTimeMillis());
+    } catch (RuntimeException e) {
+      LOG.debug("cannot read the queue's size for metrics: {}", e.getMessage());
+    }
+  }
+
   private void renewLeases() {
     if (running.isEmpty() || store.isClosed()) {
       return;
@@ -91,6 +143,8 @@ public final class LeasedQueue {
       store.renew(List.copyOf(running), System.currentTimeMillis() + LEASE_MS);
     } catch (RuntimeException e) {
       // The next renewal tries again; a lease may lapse and the message be redelivered.
+      LOG.warn("cannot renew the leases of {} queue messages being delivered; a lease that"
+          + " runs out lets the message be delivered again: {}", running.size(), e.getMessage());
     }
   }
 
@@ -100,13 +154,21 @@ public final class LeasedQueue {
     }
     try {
       long now = System.currentTimeMillis();
+      int requeued = 0;
       for (String id : store.expiredLeases(now)) {
         if (!running.contains(id)) {
           store.failed(id, now);
+          requeued++;
         }
       }
+      if (requeued > 0) {
+        leasesEnded.accept(requeued);
+        LOG.info("{} queue messages whose listener went away (its lease ran out) are retried"
+            + " or dead-lettered", requeued);
+      }
     } catch (RuntimeException e) {
-      // Tried again at the next cleanup.
+      LOG.debug("cannot look for ended queue leases now; looking again in {} ms: {}",
+          CLEANUP_EVERY_MS, e.getMessage());
     }
   }
 
@@ -131,8 +193,10 @@ public final class LeasedQueue {
       try {
         if (success) {
           store.succeeded(message.id());
+          succeeded.accept(1);
         } else {
           store.failed(message.id(), -1);
+          failed.accept(1);
         }
       } finally {
         running.remove(message.id());

@@ -13,6 +13,12 @@ public interface QueueStore {
   record Take(QueuedMessage message, long nextDueMs) {}
 
   /**
+   * How many messages are due, waiting for a later time and running, and when the oldest due
+   * one became due ({@code Long.MAX_VALUE} for none).
+   */
+  record Stats(long ready, long delayed, long running, long oldestReadyMs) {}
+
+  /**
    * Moves the first message due at {@code nowMs} to the running ones with a lease until {@code
    * leaseUntilMs} and returns it; if none is due, returns when the first waiting message is
    * ({@code Long.MAX_VALUE} for none).
@@ -33,6 +39,9 @@ public interface QueueStore {
 
   /** The running messages whose lease ended at or before {@code nowMs}. */
   List<String> expiredLeases(long nowMs);
+
+  /** The queue's size at {@code nowMs}, for metrics. */
+  Stats stats(long nowMs);
 
   /** Raised whenever a message may have become available. */
   Signal signal();

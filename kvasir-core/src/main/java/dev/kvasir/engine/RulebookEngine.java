@@ -1,6 +1,7 @@
 package dev.kvasir.engine;
 
 import dev.kvasir.base.Consistency;
+import dev.kvasir.base.MeterSink;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
@@ -104,7 +105,15 @@ public class RulebookEngine implements KvEngine {
       return expired;
     });
     notifier.changed(removed);
+    timer.sweepFinished(removed.size());
     timer.sweepAtOrBefore(storage.read(Storage.Snapshot::earliestExpiry));
+  }
+
+  /** Reports its sweeps and queue to {@code sink} (docs/operations.md §5). */
+  @Override
+  public void bindMeters(MeterSink sink) {
+    timer.bindMeters(sink);
+    queue.bindMeters(sink);
   }
 
   @Override
@@ -266,6 +275,24 @@ public class RulebookEngine implements KvEngine {
           }
         }
         return ids;
+      });
+    }
+
+    @Override
+    public Stats stats(long nowMs) {
+      return storage.write(t -> {
+        long ready = 0;
+        long delayed = 0;
+        long oldest = Long.MAX_VALUE;
+        for (QueuedMessage m : t.allWaiting()) {
+          if (m.dueMs() <= nowMs) {
+            ready++;
+            oldest = Math.min(oldest, m.dueMs());
+          } else {
+            delayed++;
+          }
+        }
+        return new Stats(ready, delayed, t.allRunning().size(), oldest);
       });
     }
 

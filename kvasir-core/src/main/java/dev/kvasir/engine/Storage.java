@@ -56,6 +56,9 @@ public interface Storage extends AutoCloseable {
     /** Adds a waiting message. */
     void addWaiting(QueuedMessage message);
 
+    /** Every waiting message. */
+    List<QueuedMessage> allWaiting();
+
     /** The waiting message due first (ties: the first added), or null. */
     QueuedMessage firstWaiting();
 

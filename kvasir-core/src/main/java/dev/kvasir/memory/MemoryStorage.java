@@ -194,6 +194,11 @@ final class MemoryStorage implements Storage {
     }
 
     @Override
+    public List<QueuedMessage> allWaiting() {
+      return waiting.stream().map(Waiting::message).toList();
+    }
+
+    @Override
     public QueuedMessage firstWaiting() {
       return waiting.isEmpty() ? null : waiting.first().message();
     }

@@ -1,6 +1,7 @@
 package dev.kvasir.spi;
 
 import dev.kvasir.base.Consistency;
+import dev.kvasir.base.MeterSink;
 import dev.kvasir.base.Versionstamp;
 import java.util.List;
 import java.util.Optional;
@@ -44,6 +45,13 @@ public interface KvEngine extends AutoCloseable {
 
   /** Watches exact keys; see {@link EngineWatch}. */
   EngineWatch watch(List<RawKey> keys);
+
+  /**
+   * Reports what the engine measures to {@code sink} from now on (docs/operations.md §5): its
+   * group commits, expiry sweeps, queue depth and storage. Several sinks may be bound; an
+   * engine that measures nothing ignores them.
+   */
+  default void bindMeters(MeterSink sink) {}
 
   /** Releases everything; idempotent. Blocked waits end with {@code null}. */
   @Override

@@ -1,11 +1,15 @@
 package dev.kvasir.postgres;
 
+import dev.kvasir.base.MeterSink;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hears the commits of other instances: a daemon thread holds one connection that {@code
@@ -15,12 +19,14 @@ import org.postgresql.PGNotification;
  * poll). Started on first interest, so an instance that never watches holds no extra connection.
  */
 final class ChangeFeed implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
   private static final int WAIT_MS = 500;
 
   private final Database db;
   private final Sql sql;
   private final Consumer<Notification> onNotification;
   private final Runnable onResync;
+  private volatile LongConsumer reconnects = n -> { };
   private Thread thread; // guarded by this
   private volatile boolean closed;
 
@@ -40,11 +46,20 @@ final class ChangeFeed implements AutoCloseable {
     }
   }
 
+  /** Counts the times the listening connection was lost ({@code kvasir.postgres.reconnects}). */
+  void bindMeters(MeterSink sink) {
+    reconnects = reconnects.andThen(sink.counter("kvasir.postgres.reconnects",
+        "Times the connection that hears other instances' commits was lost"));
+  }
+
   private void run() {
     for (int tries = 0; !closed; ) {
       try (Connection c = db.connection()) {
         try (Statement s = c.createStatement()) {
           s.execute("listen " + sql.channel);
+        }
+        if (tries > 0) {
+          LOG.info("Hearing other instances' commits on {} again", db.where());
         }
         tries = 0;
         onResync.run(); // whatever happened before LISTEN took effect is looked at now
@@ -63,6 +78,12 @@ final class ChangeFeed implements AutoCloseable {
         }
       } catch (SQLException | RuntimeException e) {
         if (!closed) {
+          if (tries == 0) {
+            reconnects.accept(1);
+            LOG.warn("Lost the connection that hears other instances' commits on {} ({});"
+                + " watchers read their keys again, and it reconnects", db.where(),
+                e.getMessage());
+          }
           onResync.run(); // something may have changed unannounced; look now and after reconnect
           sleep(tries++);
         }

@@ -2,15 +2,21 @@ package dev.kvasir.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.base.MeterSink;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongConsumer;
+import java.util.function.ToIntFunction;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connections of one engine and the rules for retrying on them. A statement that fails
@@ -35,8 +41,12 @@ final class Database implements AutoCloseable {
     OTHER
   }
 
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
   private final DataSource source;
   private final HikariDataSource owned;
+  private volatile LongConsumer connectionRetries = n -> { };
+  private volatile LongConsumer conflictRetries = n -> { };
   private final Duration retryTimeout;
   private final String where;
   private volatile boolean closed;
@@ -122,9 +132,52 @@ final class Database implements AutoCloseable {
         if (System.nanoTime() >= deadline) {
           throw unavailable(what, e, false);
         }
+        retried(what, f, e, tries);
         backoff(tries);
       }
     }
+  }
+
+  /**
+   * Counts and logs a retry: the first of a connection failure as a warning (the database is
+   * out of reach), conflicts and later attempts only when debugging.
+   */
+  void retried(String what, Failure failure, SQLException e, int tries) {
+    (failure == Failure.CONNECTION ? connectionRetries : conflictRetries).accept(1);
+    if (tries == 0 && failure == Failure.CONNECTION) {
+      LOG.warn("{} on {} failed ({}); retrying for up to {} ms", what, where, e.getMessage(),
+          retryTimeout.toMillis());
+    } else {
+      LOG.debug("{} on {}: retry {} after {}", what, where, tries + 1, e.getMessage());
+    }
+  }
+
+  /**
+   * Reports retries by cause ({@code kvasir.postgres.retries}) and, for a pool this engine made,
+   * its connections by state (docs/operations.md §5).
+   */
+  void bindMeters(MeterSink sink) {
+    String retries = "kvasir.postgres.retries";
+    String what = "Statements run again after a lost connection or a conflict";
+    connectionRetries = connectionRetries.andThen(sink.counter(retries, what,
+        "cause", "connection"));
+    conflictRetries = conflictRetries.andThen(sink.counter(retries, what, "cause", "conflict"));
+    if (owned == null) {
+      return; // the caller's own pool, metered by the caller
+    }
+    String connections = "kvasir.postgres.pool.connections";
+    String state = "The pool's connections: in use, idle, and threads waiting for one";
+    sink.gauge(connections, state, () -> pool(HikariPoolMXBean::getActiveConnections),
+        "state", "active");
+    sink.gauge(connections, state, () -> pool(HikariPoolMXBean::getIdleConnections),
+        "state", "idle");
+    sink.gauge(connections, state, () -> pool(HikariPoolMXBean::getThreadsAwaitingConnection),
+        "state", "pending");
+  }
+
+  private double pool(ToIntFunction<HikariPoolMXBean> reading) {
+    HikariPoolMXBean pool = owned.getHikariPoolMXBean();
+    return pool == null ? 0 : reading.applyAsInt(pool);
   }
 
   /** The error for work that kept failing until the retry timeout. */

@@ -3,6 +3,7 @@ package dev.kvasir.postgres;
 import dev.kvasir.base.Consistency;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.MeterSink;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
 import dev.kvasir.engine.EngineTimer;
@@ -207,15 +208,30 @@ public final class PostgresEngine implements KvEngine {
           tx.changed(removed);
           tx.afterCommit(() -> notifier.changed(removed));
         }
+        tx.afterCommit(() -> timer.sweepFinished(removed.size()));
         return earliestExpiry(tx.connection);
       }));
     } catch (KvClosedException e) {
       return;
     } catch (KvException e) {
-      // unreachable for now: try again at the fallback time
+      timer.sweepFailed(e); // unreachable for now: try again at the fallback time
     }
     // Other instances write expiring rows too; look again within a minute regardless.
     timer.sweepAtOrBefore(next);
+  }
+
+  /**
+   * Reports to {@code sink} (docs/operations.md §5): group commits, sweeps, the shared queue as
+   * this instance reads it, retries, reconnections and the connection pool.
+   */
+  @Override
+  public void bindMeters(MeterSink sink) {
+    ensureOpen();
+    writer.bindMeters(sink);
+    timer.bindMeters(sink);
+    queue.bindMeters(sink);
+    db.bindMeters(sink);
+    feed.bindMeters(sink);
   }
 
   @Override

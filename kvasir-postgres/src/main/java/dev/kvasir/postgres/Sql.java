@@ -36,6 +36,7 @@ final class Sql {
   final String queueAdd;
   final String queueTake;
   final String queueEarliest;
+  final String queueStats;
   final String runningRemove;
   final String runningClaim;
   final String runningClaimExpired;
@@ -103,6 +104,8 @@ final class Sql {
         + " select ?, id, data, backoff_schedule, keys_if_undelivered from taken"
         + " returning deadline, id, data, backoff_schedule, keys_if_undelivered";
     queueEarliest = "select min(ts) from " + q;
+    queueStats = "select count(*) filter (where ts <= ?), count(*) filter (where ts > ?),"
+        + " (select count(*) from " + r + "), min(ts) filter (where ts <= ?) from " + q;
     runningRemove = "delete from " + r + " where id = ?";
     runningClaim = "delete from " + r + " where id = ?"
         + " returning deadline, id, data, backoff_schedule, keys_if_undelivered";

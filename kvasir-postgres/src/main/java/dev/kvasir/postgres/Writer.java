@@ -107,6 +107,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
           failAll(active, db.unavailable("commit", u.cause, true));
           break;
         }
+        db.retried("commit", Database.Failure.CONNECTION, u.cause, tries);
         Database.backoff(tries++); // not applied: run it again
       } catch (SQLException e) {
         Database.Failure kind = Database.classify(e);
@@ -126,6 +127,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
           failAll(active, db.unavailable("commit", e, false));
           break;
         }
+        db.retried("commit", kind, e, tries);
         Database.backoff(tries++);
       } catch (RuntimeException e) {
         failAll(active, e);

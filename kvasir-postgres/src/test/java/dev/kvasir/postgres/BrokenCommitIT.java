@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.testkit.RecordingMeterSink;
 import dev.kvasir.value.KvU64;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -52,11 +53,13 @@ class BrokenCommitIT {
   }
 
   private void cutBeforeCommit(Function<Kv, CommitResult> write) throws Exception {
-    breakMidCommit(write, (proxy, admin, schema) -> {
+    RecordingMeterSink meters = breakMidCommit(write, (proxy, admin, schema) -> {
       proxy.cutClients(); // the server still waits for the lock with the commit in hand
       Thread.sleep(200);
       admin.commit(); // releases the lock: an orphaned transaction would go on now
     });
+    assertThat(meters.count("kvasir.postgres.retries{cause=connection}"))
+        .as("the commit ran again").isPositive();
   }
 
   @Test
@@ -81,16 +84,20 @@ class BrokenCommitIT {
 
   /**
    * Runs {@code write} through a proxy while the commit-order lock is held, breaks it, and
-   * checks that the caller is told the commit succeeded and that it applied exactly once.
+   * checks that the caller is told the commit succeeded and that it applied exactly once; the
+   * meters tell how it got there.
    */
-  private void breakMidCommit(Function<Kv, CommitResult> write, Breakage breakage)
-      throws Exception {
+  private RecordingMeterSink breakMidCommit(Function<Kv, CommitResult> write,
+      Breakage breakage) throws Exception {
+    RecordingMeterSink meters = new RecordingMeterSink();
     String schema = TestPostgres.freshSchema("broken");
     try (CuttableProxy proxy = new CuttableProxy(serverPort());
         Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
             + schema);
         Connection admin = TestPostgres.admin()) {
       kv.set(KvKey.of("warm"), 0);
+      kv.bindMeters(meters);
+      assertThat(meters.read("kvasir.postgres.pool.connections{state=active}")).isNotNegative();
       admin.setAutoCommit(false);
       try (Statement s = admin.createStatement()) {
         s.execute("select version from " + schema + ".data_version for update");
@@ -105,5 +112,6 @@ class BrokenCommitIT {
       assertThat(count(admin, "select count(*) from " + schema + ".queue")).as("enqueued once")
           .isOne();
     }
+    return meters;
   }
 }

@@ -106,7 +106,7 @@ public final class KvServer implements AutoCloseable {
     Handler chain = handler;
     if (metrics != null) {
       chain = new MetricsHandler(chain, b.metrics, b.metricsToken);
-      meters = ServerMetrics.bind(b.metrics, handler);
+      meters = ServerMetrics.bind(b.metrics, handler, b.engine);
     }
     chain = new HealthHandler(chain, b.engine, b.readinessDeadline, handler::isDraining);
     if (metrics != null) {
@@ -357,7 +357,8 @@ public final class KvServer implements AutoCloseable {
     /**
      * Meters the server in {@code registry} and serves it at {@code GET /metrics} in
      * Prometheus's text format (docs/operations.md §5): requests by endpoint and status with
-     * latencies, commits, open watch streams, and the JVM. Off by default.
+     * latencies, commits, open watch streams, the engine's own meters, and the JVM. Off by
+     * default.
      */
     public Builder metrics(PrometheusMeterRegistry registry) {
       this.metrics = Objects.requireNonNull(registry, "registry");

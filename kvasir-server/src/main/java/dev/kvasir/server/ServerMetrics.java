@@ -1,7 +1,10 @@
 package dev.kvasir.server;
 
+import dev.kvasir.micrometer.KvasirMetrics;
+import dev.kvasir.spi.KvEngine;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -10,16 +13,18 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 
 /**
- * The meters beside the requests' (docs/operations.md §5): open watch streams, and the JVM's
- * memory, garbage collection, threads, classes, CPU and uptime.
+ * The meters beside the requests' (docs/operations.md §5): open watch streams, the engine's
+ * (group commits, sweeps, queue, storage), and the JVM's memory, garbage collection, threads,
+ * classes, CPU and uptime.
  */
 final class ServerMetrics {
   private ServerMetrics() {}
 
   /** Binds them to {@code registry}; closing the result unbinds what needs it. */
-  static AutoCloseable bind(MeterRegistry registry, ConnectHandler handler) {
+  static AutoCloseable bind(MeterRegistry registry, ConnectHandler handler, KvEngine engine) {
     Gauge.builder("kvasir.server.watches.open", handler, ConnectHandler::openWatches)
         .description("Watch streams open now").register(registry);
+    new KvasirMetrics(engine, Tags.empty()).bindTo(registry);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);

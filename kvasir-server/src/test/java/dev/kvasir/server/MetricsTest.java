@@ -72,6 +72,11 @@ class MetricsTest {
         assertThat(sample(text, "kvasir_server_watches_open", "")).isEqualTo(1);
         assertThat(text).contains("kvasir_server_requests_seconds_bucket{")
             .contains("jvm_memory_used_bytes{");
+        // The engine's own meters: the memory engine's sweeps and queue.
+        assertThat(sample(text, "kvasir_engine_sweeps_total", "outcome=\"done\""))
+            .isGreaterThanOrEqualTo(0);
+        assertThat(sample(text, "kvasir_engine_queue_messages", "state=\"ready\""))
+            .isZero();
       }
     }
   }

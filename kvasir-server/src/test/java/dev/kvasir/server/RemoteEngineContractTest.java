@@ -22,4 +22,10 @@ class RemoteEngineContractTest extends KvEngineContract {
   public boolean supportsQueues() {
     return false;
   }
+
+  /** The server's engine measures itself; the client only counts its commits. */
+  @Override
+  public boolean reportsEngineMeters() {
+    return false;
+  }
 }

@@ -5,14 +5,19 @@ import dev.kvasir.base.KvUnavailableException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Retries work that another process's lock made fail ({@code SQLITE_BUSY}/{@code
  * SQLITE_LOCKED}) with jittered, growing sleeps, up to the busy timeout; then a clear error.
  */
 final class Busy {
+  private static final Logger LOG = LoggerFactory.getLogger(Busy.class);
+
   private final Duration timeout;
   private final String what;
+  private final SqliteMeters meters;
   private final long deadline;
   private int attempt;
 
@@ -22,9 +27,10 @@ final class Busy {
    * made the JIT compile reads and commits as one huge unit, which took 130 ms of the one C2
    * thread of a small machine.
    */
-  Busy(Duration timeout, String what) {
+  Busy(Duration timeout, String what, SqliteMeters meters) {
     this.timeout = timeout;
     this.what = what;
+    this.meters = meters;
     this.deadline = System.nanoTime() + timeout.toNanos();
   }
 
@@ -43,9 +49,15 @@ final class Busy {
     }
     if (System.nanoTime() >= deadline) {
       // Unavailable, as a full disk: the same work succeeds once the other process lets go.
+      LOG.warn("{}: gave up waiting {} ms for a lock another process holds", what,
+          timeout.toMillis());
       throw new KvUnavailableException(what + ": the database is locked by another process;"
           + " gave up after " + timeout.toMillis() + " ms (raise sqlite.busyTimeoutMs to wait"
           + " longer)", false, failure);
+    }
+    meters.lockWaited();
+    if (attempt == 0) {
+      LOG.debug("{}: waiting for a lock another process holds ({})", what, failure.getMessage());
     }
     long cap = Math.min(100, 5L << Math.min(attempt++, 5));
     sleep(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));

@@ -22,12 +22,14 @@ final class Readers implements AutoCloseable {
   private final BlockingQueue<Tx> idle;
   private final List<Tx> all;
   private final Duration busyTimeout;
+  private final SqliteMeters meters;
   private volatile boolean closed;
 
-  Readers(List<Tx> connections, Duration busyTimeout) {
+  Readers(List<Tx> connections, Duration busyTimeout, SqliteMeters meters) {
     this.all = List.copyOf(connections);
     this.idle = new ArrayBlockingQueue<>(connections.size(), false, connections);
     this.busyTimeout = busyTimeout;
+    this.meters = meters;
   }
 
   /** Runs {@code work} in a read transaction on an idle connection. */
@@ -57,7 +59,7 @@ final class Readers implements AutoCloseable {
         try {
           return transaction ? runOnce(tx, work) : work.run(tx);
         } catch (SQLException e) {
-          busy = busy != null ? busy : new Busy(busyTimeout, "read");
+          busy = busy != null ? busy : new Busy(busyTimeout, "read", meters);
           busy.backOff(e);
         }
       }

@@ -63,6 +63,10 @@ final class Sql {
   static final String QUEUE_NEXT_READY = "select ts, id, data, backoff_schedule,"
       + " keys_if_undelivered from queue where ts <= ? order by ts limit 1";
   static final String QUEUE_EARLIEST = "select ts from queue order by ts limit 1";
+  /** Due messages, later ones, running ones, and the due time of the oldest due one. */
+  static final String QUEUE_STATS = "select (select count(*) from queue where ts <= ?),"
+      + " (select count(*) from queue where ts > ?), (select count(*) from queue_running),"
+      + " (select min(ts) from queue where ts <= ?)";
   static final String QUEUE_REMOVE = "delete from queue where id = ?";
   static final String RUNNING_ADD = "insert into queue_running (deadline, id, data,"
       + " backoff_schedule, keys_if_undelivered) values(?, ?, ?, ?, ?)";

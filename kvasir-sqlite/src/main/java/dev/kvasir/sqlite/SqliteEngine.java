@@ -3,6 +3,7 @@ package dev.kvasir.sqlite;
 import dev.kvasir.base.Consistency;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.MeterSink;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
 import dev.kvasir.engine.EngineTimer;
@@ -29,6 +30,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -50,7 +53,10 @@ import org.sqlite.SQLiteOpenMode;
  * Thread-safe. Entry point: {@link #open(SqliteConfig)}.
  */
 public final class SqliteEngine implements KvEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(SqliteEngine.class);
+
   private final SqliteConfig config;
+  private final SqliteMeters meters;
   private final Writer writer;
   private final Readers readers;
   private final Shared shared;
@@ -60,8 +66,10 @@ public final class SqliteEngine implements KvEngine {
   private final OpenState state = new OpenState();
   private final Runnable rescanExpiry = this::rescanExpiry;
 
-  private SqliteEngine(SqliteConfig config, Writer writer, Readers readers, Shared shared) {
+  private SqliteEngine(SqliteConfig config, Writer writer, Readers readers, Shared shared,
+      SqliteMeters meters) {
     this.config = config;
+    this.meters = meters;
     this.writer = writer;
     this.readers = readers;
     this.shared = shared;
@@ -95,10 +103,14 @@ public final class SqliteEngine implements KvEngine {
         }
       }
       Shared shared = Shared.forPath(canonical(config));
-      Writer writer = new Writer(new Tx(first, shared), config.busyTimeout(), config.path());
-      Readers readers = pool.isEmpty() ? null : new Readers(pool, config.busyTimeout());
-      SqliteEngine engine = new SqliteEngine(config, writer, readers, shared);
+      SqliteMeters meters = new SqliteMeters();
+      Writer writer = new Writer(new Tx(first, shared), config.busyTimeout(), config.path(),
+          meters);
+      Readers readers = pool.isEmpty() ? null : new Readers(pool, config.busyTimeout(), meters);
+      SqliteEngine engine = new SqliteEngine(config, writer, readers, shared, meters);
       engine.start();
+      LOG.info("Opened {}{}", config.inMemory() ? "an in-memory database" : config.path(),
+          config.readOnly() ? " read-only" : ", synchronous=" + config.synchronous());
       return engine;
     } catch (SQLException e) {
       close(first);
@@ -128,7 +140,8 @@ public final class SqliteEngine implements KvEngine {
         return;
       } catch (SQLException e) {
         if (busy == null) {
-          busy = new Busy(config.busyTimeout(), "cannot open " + config.path());
+          busy = new Busy(config.busyTimeout(), "cannot open " + config.path(),
+              new SqliteMeters());
         }
         busy.backOff(e);
       }
@@ -286,6 +299,7 @@ public final class SqliteEngine implements KvEngine {
           tx.afterCommit(() -> shared.notifier.changed(removed));
         }
         pruneCommitIds(tx, now);
+        tx.afterCommit(() -> timer.sweepFinished(removed.size()));
         return earliestExpiry(tx);
       });
       // Another process may write expiring rows we never hear of: look again within a minute.
@@ -295,6 +309,7 @@ public final class SqliteEngine implements KvEngine {
       // closing
     } catch (KvException e) {
       // A full disk or a lock held too long: try again later rather than never.
+      timer.sweepFailed(e);
       timer.sweepAtOrBefore(System.currentTimeMillis() + Expiry.SWEEP_AT_LEAST_EVERY_MS);
     }
   }
@@ -309,6 +324,21 @@ public final class SqliteEngine implements KvEngine {
     var p = tx.prepare(Sql.COMMIT_IDS_PRUNE);
     p.setLong(1, now - AtomicWrite.IDEMPOTENCY_RETENTION.toMillis());
     p.executeUpdate();
+  }
+
+  /**
+   * Reports to {@code sink} (docs/operations.md §5): group commits, sweeps, the queue, lock
+   * waits and the write-ahead log.
+   */
+  @Override
+  public void bindMeters(MeterSink sink) {
+    ensureOpen();
+    writer.bindMeters(sink);
+    timer.bindMeters(sink);
+    if (!config.readOnly()) {
+      queue.bindMeters(sink);
+    }
+    meters.bind(sink, config.inMemory() ? null : config.path());
   }
 
   @Override

@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one thread that writes. It takes every task pending at that moment and runs them in one
@@ -21,17 +23,23 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
 
   private static final int MAX_BATCH = 256;
 
+  private static final Logger LOG = LoggerFactory.getLogger(Writer.class);
+
   private final Tx tx;
   private final Duration busyTimeout;
   private final String path;
+  private final SqliteMeters meters;
+  /** Whether the last batch failed for its storage (a full disk): logged once, not per batch. */
+  private boolean storageFailing;
   /** Whether the last failed attempt's transaction was rolled back; used by one batch at a time. */
   private boolean rolledBack = true;
 
-  Writer(Tx tx, Duration busyTimeout, String name) {
+  Writer(Tx tx, Duration busyTimeout, String name, SqliteMeters meters) {
     super("kvasir-sqlite-writer " + name, MAX_BATCH);
     this.tx = tx;
     this.busyTimeout = busyTimeout;
     this.path = name;
+    this.meters = meters;
     start();
   }
 
@@ -55,9 +63,13 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
       try {
         try {
           runOnce(active);
+          if (storageFailing) {
+            storageFailing = false;
+            LOG.info("{}: writes succeed again", path);
+          }
           break;
         } catch (SQLException e) {
-          busy = busy != null ? busy : new Busy(busyTimeout, "commit");
+          busy = busy != null ? busy : new Busy(busyTimeout, "commit", meters);
           busy.backOff(e); // the whole batch runs again
         }
       } catch (TaskFailed f) {
@@ -69,6 +81,10 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
         RuntimeException failure;
         if (e instanceof SQLException sql && StorageFault.is(sql)) {
           failure = StorageFault.unavailable(path, sql, !rolledBack);
+          if (!storageFailing) {
+            storageFailing = true;
+            LOG.warn("{}; writes fail (503) until it is mended", failure.getMessage());
+          }
         } else {
           failure = e instanceof RuntimeException r ? r
               : new KvException("database error: " + e.getMessage(), e);

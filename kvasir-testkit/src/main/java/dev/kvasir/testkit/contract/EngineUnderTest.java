@@ -17,4 +17,12 @@ public interface EngineUnderTest {
   default boolean supportsQueues() {
     return true;
   }
+
+  /**
+   * Whether the engine reports its own meters (sweeps, queue depth); a client of a remote
+   * database does not, its server does.
+   */
+  default boolean reportsEngineMeters() {
+    return true;
+  }
 }

@@ -1,0 +1,53 @@
+package dev.kvasir.micrometer;
+
+import dev.kvasir.Kv;
+import dev.kvasir.spi.KvEngine;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Binds what a database measures to a Micrometer registry (docs/operations.md §5): commits,
+ * group-commit batch sizes, expiry sweeps, queue depth and the age of the oldest due message,
+ * and the engine's own (SQLite's write-ahead log and lock waits, PostgreSQL's pool, retries and
+ * reconnections).
+ *
+ * <pre>{@code
+ * Kv kv = Kv.open("app.sqlite3");
+ * new KvasirMetrics(kv, Tags.of("db", "app")).bindTo(registry);
+ * }</pre>
+ *
+ * The registry then holds the database's meters, and through them the database, until it is
+ * closed or the meters are removed.
+ */
+public final class KvasirMetrics implements MeterBinder {
+  private final Consumer<MicrometerSink> target;
+  private final Iterable<Tag> tags;
+
+  /** The meters of {@code kv} and its engine. */
+  public KvasirMetrics(Kv kv) {
+    this(kv, Tags.empty());
+  }
+
+  /** The meters of {@code kv} and its engine, each with {@code tags} too. */
+  public KvasirMetrics(Kv kv, Iterable<Tag> tags) {
+    Objects.requireNonNull(kv, "kv");
+    this.target = kv::bindMeters;
+    this.tags = Objects.requireNonNull(tags, "tags");
+  }
+
+  /** The meters of an engine used without a {@code Kv}, as a server uses one. */
+  public KvasirMetrics(KvEngine engine, Iterable<Tag> tags) {
+    Objects.requireNonNull(engine, "engine");
+    this.target = engine::bindMeters;
+    this.tags = Objects.requireNonNull(tags, "tags");
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    target.accept(new MicrometerSink(registry, Tags.of(tags)));
+  }
+}
