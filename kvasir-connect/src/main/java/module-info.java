@@ -10,6 +10,7 @@ module dev.kvasir.connect {
   requires com.google.protobuf;
   requires com.fasterxml.jackson.databind;
   requires java.net.http;
+  requires org.slf4j;
 
   provides dev.kvasir.spi.EngineProvider with dev.kvasir.connect.RemoteEngineProvider;
 }

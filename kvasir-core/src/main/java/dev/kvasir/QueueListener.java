@@ -1,8 +1,10 @@
 package dev.kvasir;
 
 import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvException;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.KvEngine;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +15,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueueListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(QueueListener.class);
+  /** One round of waiting for a message; a remote engine's long poll lasts this long. */
+  private static final Duration WAIT = Duration.ofSeconds(20);
 
   private final Kv kv;
   private final KvEngine engine;
@@ -70,9 +74,20 @@ public final class QueueListener implements AutoCloseable {
       }
       DequeuedMessage message;
       try {
-        message = engine.dequeueNext();
+        message = engine.dequeueNext(WAIT);
       } catch (InterruptedException | KvClosedException e) {
         return;
+      } catch (KvException e) {
+        if (!e.isRetryable()) {
+          LOG.error("The queue listener stops: taking a message failed", e);
+          return;
+        }
+        LOG.warn("Cannot take a queue message now; trying again in a second: {}",
+            e.getMessage());
+        if (!pause()) {
+          return;
+        }
+        continue;
       } finally {
         synchronized (this) {
           waiting = false;
@@ -80,7 +95,7 @@ public final class QueueListener implements AutoCloseable {
         }
       }
       if (message == null) {
-        return;
+        continue; // none due this round; a closed engine throws at the next
       }
       boolean ok = deliver(message);
       try {
@@ -88,6 +103,16 @@ public final class QueueListener implements AutoCloseable {
       } catch (KvClosedException e) {
         return;
       }
+    }
+  }
+
+  /** Waits a second before trying again; false if closed meanwhile. */
+  private boolean pause() {
+    try {
+      Thread.sleep(1_000);
+      return true;
+    } catch (InterruptedException e) {
+      return false;
     }
   }
 

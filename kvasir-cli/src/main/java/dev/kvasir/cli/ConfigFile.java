@@ -5,11 +5,13 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.TreeSet;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code kvasir serve --config FILE}: options from a properties file (docs/operations.md §2),
@@ -84,6 +86,12 @@ final class ConfigFile {
       return Boolean.parseBoolean(text);
     } else if (type == Path.class) {
       return Path.of(text);
+    } else if (type == Duration.class) {
+      try {
+        return new Durations().convert(text);
+      } catch (TypeConversionException e) {
+        throw new IllegalArgumentException(e.getMessage());
+      }
     }
     throw new IllegalStateException("no conversion to " + type + " for --" + name(option));
   }

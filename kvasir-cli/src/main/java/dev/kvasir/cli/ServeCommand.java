@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -119,6 +120,18 @@ final class ServeCommand implements Callable<Integer> {
           + " Default: ${DEFAULT-VALUE}")
   int maxWatches;
 
+  @Option(names = "--queue-lease", paramLabel = "DURATION",
+      defaultValue = "${env:KVASIR_QUEUE_LEASE:-30s}",
+      description = "How long a remote queue listener (Kvasir's client) holds a message without"
+          + " renewing; then its delivery counts as failed and the message is retried."
+          + " Default: ${DEFAULT-VALUE}")
+  Duration queueLease;
+
+  @Option(names = "--max-queue-polls", defaultValue = "${env:KVASIR_MAX_QUEUE_POLLS:-64}",
+      description = "The most remote queue listeners waiting for a message at once (each"
+          + " holds a thread); more are refused (HTTP 429). Default: ${DEFAULT-VALUE}")
+  int maxQueuePolls;
+
   @Option(names = "--tls-cert", paramLabel = "FILE", defaultValue = "${env:KVASIR_TLS_CERT}",
       description = "Serve HTTPS (h2) with the certificate chain in this PEM file (e.g."
           + " certbot's fullchain.pem), with --tls-key. Read again when it changes.")
@@ -178,6 +191,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       tokenNote = tokens.announce();
       KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches)
+          .queueLease(queueLease).maxQueuePolls(maxQueuePolls)
           .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
           .metricsToken(metricsToken).accessLog(accessLog);
       tokens.configure(b);

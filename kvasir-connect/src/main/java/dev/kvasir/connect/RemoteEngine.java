@@ -40,7 +40,8 @@ import javax.net.ssl.SSLHandshakeException;
  * docs/kv-connect.md: the metadata exchange when opened and again before it expires, then
  * protobuf requests over HTTP/2 (JDK {@link HttpClient}). A 5xx answer or a network error is
  * retried with exponential backoff up to {@link RemoteConfig#maxRetries()} times; a 4xx is not.
- * KV Connect has no queue delivery, so enqueues and {@code listenQueue} fail clearly.
+ * KV Connect has no queue delivery, so enqueues and {@code listenQueue} fail clearly, unless the
+ * server is Kvasir's, which offers them as an extension ({@link RemoteQueue}).
  */
 public final class RemoteEngine implements KvEngine {
   private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
@@ -50,6 +51,8 @@ public final class RemoteEngine implements KvEngine {
   private final RemoteConfig config;
   private final HttpClient http;
   private final Set<RemoteWatch> watches = ConcurrentHashMap.newKeySet();
+  private final RemoteQueue queue = new RemoteQueue(this);
+  private volatile boolean queuesOffered;
   private volatile Metadata metadata;
   private volatile Instant refreshAt;
   private volatile boolean closed;
@@ -98,6 +101,7 @@ public final class RemoteEngine implements KvEngine {
         + "'");
     Metadata m = Metadata.parse(new String(response.body(), StandardCharsets.UTF_8),
         response.uri());
+    queuesOffered = response.headers().firstValue(RemoteQueue.OFFERED).orElse("").equals("1");
     Instant now = Instant.now();
     Instant early = m.expiresAt().minus(REFRESH_EARLY);
     Instant latest = now.plus(REFRESH_AT_LEAST_EVERY);
@@ -188,6 +192,16 @@ public final class RemoteEngine implements KvEngine {
     return b;
   }
 
+  /**
+   * Posts to the strong endpoint's {@code method} with retries, allowing {@code longer} beyond
+   * the usual timeout (a long poll); returns the 2xx response.
+   */
+  HttpResponse<byte[]> post(String method, MessageLite body, Duration longer) {
+    HttpRequest request = dataRequest(method, body, true)
+        .timeout(config.timeout().plus(longer)).build();
+    return send(request, "'" + request.uri() + "'");
+  }
+
   private byte[] call(String method, MessageLite body, boolean strong) {
     HttpRequest request = dataRequest(method, body, strong).timeout(config.timeout()).build();
     return send(request, "'" + request.uri() + "'").body();
@@ -206,8 +220,9 @@ public final class RemoteEngine implements KvEngine {
 
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-    if (!write.enqueues().isEmpty()) {
-      throw new KvException("Enqueue operations are not supported in KV Connect");
+    if (!write.enqueues().isEmpty() && !queuesOffered) {
+      throw new KvException("Enqueue operations are not supported in KV Connect (only a Kvasir"
+          + " server offers queues)");
     }
     // One key for every attempt of this write: a retry after a lost answer (the server died
     // after committing) is answered with the first attempt's result, not applied again.
@@ -223,11 +238,15 @@ public final class RemoteEngine implements KvEngine {
     }
   }
 
-  /** KV Connect delivers no queue messages. */
+  /** Through a Kvasir server's queue extension; other KV Connect servers deliver none. */
   @Override
-  public DequeuedMessage dequeueNext() {
-    throw new KvException("KV Connect does not support queues: listenQueue needs an embedded"
-        + " engine (SQLite, memory) or PostgreSQL");
+  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
+    ensureOpen();
+    if (!queuesOffered) {
+      throw new KvException("KV Connect does not support queues: listenQueue needs a Kvasir"
+          + " server, an embedded engine (SQLite, memory) or PostgreSQL");
+    }
+    return queue.next(timeout);
   }
 
   @Override
@@ -282,5 +301,6 @@ public final class RemoteEngine implements KvEngine {
   public void close() {
     closed = true;
     watches.forEach(RemoteWatch::close);
+    queue.close();
   }
 }

@@ -149,6 +149,7 @@ public final class Wire {
           .setDeadlineMs(e.deadline().toEpochMilli());
       e.keysIfUndelivered().forEach(k -> q.addKeysIfUndelivered(bytes(k)));
       e.effectiveBackoff().forEach(q::addBackoffSchedule);
+      q.setKvasirNoRetries(e.effectiveBackoff().isEmpty());
       b.addEnqueues(q);
     }
     return b.build();
@@ -282,9 +283,10 @@ public final class Wire {
     byte[] payloadBytes = e.getPayload().toByteArray();
     checkDecodes(ValueEncoding.V8, payloadBytes, "A queue payload");
     EncodedValue payload = EncodedValue.wrap(ValueEncoding.V8, payloadBytes);
-    // An empty schedule means the default on the wire (§9.8).
+    // An empty schedule means the default on the wire (§8), unless Kvasir's client says it
+    // means no retry (§10).
     return new Enqueue(payload, Instant.ofEpochMilli(e.getDeadlineMs()), keys,
-        backoff.isEmpty() ? null : backoff);
+        backoff.isEmpty() && !e.getKvasirNoRetries() ? null : backoff);
   }
 
   /** The answer a server sends: the versionstamp, or a failed check. */

@@ -4,6 +4,7 @@ import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.MeterSink;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.value.EncodedValue;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +32,8 @@ public final class LeasedQueue {
    * this often.
    */
   private static final long POLL_MS = 1_000;
+  /** The longest wait asked for that is taken literally: a year, "for ever" in practice. */
+  private static final long MAX_WAIT_MS = 365L * 24 * 3600 * 1000;
 
   /** How often the queue's size is read for metrics, once meters are bound. */
   private static final long STATS_EVERY_MS = 5_000;
@@ -58,11 +61,12 @@ public final class LeasedQueue {
   }
 
   /**
-   * Waits for the next due message and takes it.
+   * Waits up to {@code timeout} for the next due message and takes it.
    *
-   * @return the message, or {@code null} once the engine is closed
+   * @return the message, or {@code null} if none was due in time or the engine is closed
    */
-  public DequeuedMessage dequeueNext() throws InterruptedException {
+  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + Math.min(timeout.toMillis(), MAX_WAIT_MS);
     if (listening.compareAndSet(false, true)) {
       timer.scheduleWithFixedDelay(this::renewLeases, RENEW_EVERY_MS, RENEW_EVERY_MS,
           TimeUnit.MILLISECONDS);
@@ -90,8 +94,12 @@ public final class LeasedQueue {
         running.add(take.message().id());
         return new Delivery(take.message());
       }
+      long left = deadline - System.currentTimeMillis();
+      if (left <= 0) {
+        return null;
+      }
       if (take.nextDueMs() > now) {
-        store.signal().await(seen, Math.min(take.nextDueMs() - now, POLL_MS));
+        store.signal().await(seen, Math.min(Math.min(take.nextDueMs() - now, POLL_MS), left));
       }
     }
   }

@@ -11,6 +11,7 @@ import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import dev.kvasir.value.EncodedValue;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -117,9 +118,9 @@ public class RulebookEngine implements KvEngine {
   }
 
   @Override
-  public DequeuedMessage dequeueNext() throws InterruptedException {
+  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
     state.ensureOpen();
-    return queue.dequeueNext();
+    return queue.dequeueNext(timeout);
   }
 
   @Override

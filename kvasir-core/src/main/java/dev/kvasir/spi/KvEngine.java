@@ -3,6 +3,7 @@ package dev.kvasir.spi;
 import dev.kvasir.base.Consistency;
 import dev.kvasir.base.MeterSink;
 import dev.kvasir.base.Versionstamp;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,13 +36,16 @@ public interface KvEngine extends AutoCloseable {
   Optional<Versionstamp> atomicWrite(AtomicWrite write);
 
   /**
-   * Waits for the next due queue message and marks it running. The caller must {@link
-   * DequeuedMessage#finish(boolean) finish} it.
+   * Waits up to {@code timeout} for the next due queue message and marks it running. The
+   * caller must {@link DequeuedMessage#finish(boolean) finish} it. A wait that runs out takes
+   * nothing, so callers that wait for long (a queue listener, a server holding a client's long
+   * poll) wait in rounds rather than interrupt a take half-way.
    *
-   * @return the message, or {@code null} once the engine is closed
+   * @return the message, or {@code null} if none was due within {@code timeout} or the engine
+   *     is closed
    * @throws InterruptedException if interrupted while waiting; no message was taken
    */
-  DequeuedMessage dequeueNext() throws InterruptedException;
+  DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException;
 
   /** Watches exact keys; see {@link EngineWatch}. */
   EngineWatch watch(List<RawKey> keys);

@@ -24,6 +24,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -235,10 +236,10 @@ public final class PostgresEngine implements KvEngine {
   }
 
   @Override
-  public DequeuedMessage dequeueNext() throws InterruptedException {
+  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
     ensureOpen();
     feed.start();
-    return queue.dequeueNext();
+    return queue.dequeueNext(timeout);
   }
 
   @Override

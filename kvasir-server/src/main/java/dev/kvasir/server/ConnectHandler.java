@@ -1,5 +1,6 @@
 package dev.kvasir.server;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
 import dev.kvasir.base.Consistency;
@@ -12,6 +13,11 @@ import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.connect.BadRequestException;
 import dev.kvasir.connect.Metadata;
 import dev.kvasir.connect.Wire;
+import dev.kvasir.connect.proto.QueueFinish;
+import dev.kvasir.connect.proto.QueueMessage;
+import dev.kvasir.connect.proto.QueueNext;
+import dev.kvasir.connect.proto.QueueRenew;
+import dev.kvasir.connect.proto.QueueRenewOutput;
 import dev.kvasir.connect.proto.SnapshotRead;
 import dev.kvasir.connect.proto.Watch;
 import dev.kvasir.spi.AtomicWrite;
@@ -65,6 +71,8 @@ final class ConnectHandler extends Handler.Abstract {
    * the same exception an embedded engine would. Other clients read the plain-text body.
    */
   static final String ERROR_KIND = "x-kvasir-error";
+  /** The metadata answer's header that offers Kvasir's queue extension (§10). */
+  static final String QUEUES_OFFERED = "x-kvasir-queues";
   /** The token a request presented, as the request attribute of this name. */
   private static final String TOKEN = AccessToken.class.getName();
 
@@ -81,14 +89,16 @@ final class ConnectHandler extends Handler.Abstract {
   private final WatchStreams streams = new WatchStreams();
   private final WatchLimits watchLimits;
   private final Duration bodyDeadline;
+  private final QueueGateway queues;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean stopping;
 
   ConnectHandler(KvEngine engine, Supplier<List<AccessToken>> tokens, UUID databaseId,
       Set<Integer> versions,
       Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline,
-      Consumer<Boolean> onCommit) {
+      QueueGateway queues, Consumer<Boolean> onCommit) {
     this.onCommit = onCommit;
+    this.queues = queues;
     this.watchLimits = watchLimits;
     this.bodyDeadline = bodyDeadline;
     this.engine = engine;
@@ -209,6 +219,9 @@ final class ConnectHandler extends Handler.Abstract {
       case "/v2/snapshot_read" -> snapshotRead(request, response, callback, body);
       case "/v2/atomic_write" -> atomicWrite(request, response, callback, body);
       case "/v2/watch" -> watch(request, response, callback, body);
+      case "/v2/kvasir/queue/next" -> queueNext(path, request, response, callback, body);
+      case "/v2/kvasir/queue/renew" -> queueRenew(request, response, callback, body);
+      case "/v2/kvasir/queue/finish" -> queueFinish(request, response, callback, body);
       default -> throw new Refused(404, "Resource not found.");
     }
   }
@@ -311,6 +324,8 @@ final class ConnectHandler extends Handler.Abstract {
         Instant.now().plus(metadataLifetime).truncatedTo(ChronoUnit.MILLIS));
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    // Kvasir's client reads this; Deno's and Node's ignore headers they do not know.
+    response.getHeaders().put(QUEUES_OFFERED, "1");
     response.write(true, ByteBuffer.wrap(m.toJson().getBytes(StandardCharsets.UTF_8)), callback);
   }
 
@@ -369,6 +384,9 @@ final class ConnectHandler extends Handler.Abstract {
     if (token.readOnly()) {
       throw forbidden("write");
     }
+    if (!token.prefixes().isEmpty() && !write.enqueues().isEmpty()) {
+      throw forbidden("enqueue messages, which lie outside any key prefix");
+    }
     List<RawKey> keys = new ArrayList<>();
     write.checks().forEach(c -> keys.add(c.key()));
     write.mutations().forEach(m -> keys.add(m.key()));
@@ -414,8 +432,79 @@ final class ConnectHandler extends Handler.Abstract {
     }
   }
 
+  /**
+   * A remote listener's long poll (docs/kv-connect.md §10): answered, from a thread of the
+   * gateway's, with a leased message or 204 when none became due in time. A message whose
+   * answer cannot be sent waits for the next poll.
+   */
+  private void queueNext(String path, Request request, Response response, Callback callback,
+      byte[] body) throws Refused {
+    QueueNext poll = dataRequest(request, body, QueueNext.parser());
+    requireQueueAccess(token(request));
+    var next = queues.next(Duration.ofMillis(Math.max(0, poll.getWaitMs())));
+    if (next == null) {
+      throw new Refused(429, "As many clients wait for queue messages as this server allows ("
+          + queues.maxPolls() + "); try again shortly.");
+    }
+    next.whenComplete((lease, failure) -> answer(path, response, callback, () -> {
+      if (failure != null) {
+        throw failure instanceof RuntimeException r ? r
+            : new KvException("taking a queue message failed: " + failure, failure);
+      }
+      if (lease == null) {
+        response.setStatus(204);
+        response.write(true, null, callback);
+        return;
+      }
+      byte[] bytes = QueueMessage.newBuilder().setLeaseId(lease.id())
+          .setPayload(ByteString.copyFrom(lease.message().payload().bytes()))
+          .setEncoding(lease.message().payload().code())
+          .setLeaseMs(lease.lasts().toMillis()).build().toByteArray();
+      response.setStatus(200);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROTOBUF);
+      response.write(true, ByteBuffer.wrap(bytes), Callback.from(callback::succeeded, x -> {
+        queues.unclaimed(lease);
+        callback.failed(x);
+      }));
+    }));
+  }
+
+  private void queueRenew(Request request, Response response, Callback callback, byte[] body)
+      throws Refused {
+    QueueRenew renew = dataRequest(request, body, QueueRenew.parser());
+    requireQueueAccess(token(request));
+    sendProtobuf(response, callback, QueueRenewOutput.newBuilder()
+        .addAllLostLeaseIds(queues.renew(renew.getLeaseIdsList())).build().toByteArray());
+  }
+
+  private void queueFinish(Request request, Response response, Callback callback, byte[] body)
+      throws Refused {
+    QueueFinish finish = dataRequest(request, body, QueueFinish.parser());
+    requireQueueAccess(token(request));
+    if (queues.finish(finish.getLeaseId(), finish.getSuccess())) {
+      sendProtobuf(response, callback, new byte[0]);
+    } else {
+      response.setStatus(204); // not held any more: counted as failed already
+      response.write(true, null, callback);
+    }
+  }
+
+  /** Queue messages belong to no key: only a token that may read and write everything. */
+  private static void requireQueueAccess(AccessToken token) throws Refused {
+    if (token.readOnly()) {
+      throw forbidden("take queue messages");
+    }
+    if (!token.prefixes().isEmpty()) {
+      throw forbidden("take queue messages, which lie outside any key prefix");
+    }
+  }
+
   int openWatches() {
     return watchLimits.open();
+  }
+
+  int queueLeases() {
+    return queues.leasedNow();
   }
 
   /** Whether {@link #drain} began: the server is stopping. */
@@ -429,6 +518,7 @@ final class ConnectHandler extends Handler.Abstract {
    */
   void drain(Duration timeout) throws InterruptedException {
     stopping = true;
+    queues.close();
     streams.close();
     watches.forEach(EngineWatch::close);
     long deadline = System.nanoTime() + timeout.toNanos();

@@ -124,7 +124,7 @@ public final class KvServer implements AutoCloseable {
     return new ConnectHandler(b.engine, b.tokens, b.databaseId, b.protocolVersions,
         b.metadataLifetime, new WatchLimits(b.maxWatches,
             Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline,
-        onCommit);
+        new QueueGateway(b.engine, b.queueLease, b.maxQueuePolls), onCommit);
   }
 
   public static Builder builder(KvEngine engine) {
@@ -145,6 +145,11 @@ public final class KvServer implements AutoCloseable {
       host = "[" + host + "]";
     }
     return (tls ? "https://" : "http://") + host + ":" + port();
+  }
+
+  /** How many queue messages remote listeners hold now. */
+  public int queueLeases() {
+    return handler.queueLeases();
   }
 
   /** How many watch streams are open now. */
@@ -201,6 +206,8 @@ public final class KvServer implements AutoCloseable {
     private Duration drainTimeout = Duration.ofSeconds(10);
     private int maxThreads = 256;
     private int maxWatches = 10_000;
+    private Duration queueLease = Duration.ofSeconds(30);
+    private int maxQueuePolls = 64;
     private int maxStreamsPerConnection = 1024;
     private Duration bodyDeadline = Duration.ofSeconds(10);
     private Duration readinessDeadline = Duration.ofSeconds(2);
@@ -392,6 +399,31 @@ public final class KvServer implements AutoCloseable {
         throw new IllegalArgumentException("maxWatches must be positive: " + watches);
       }
       this.maxWatches = watches;
+      return this;
+    }
+
+    /**
+     * How long a remote queue listener holds a message without renewing its lease (Kvasir's
+     * client renews three times per lease); once it runs out, the delivery counts as failed
+     * and the message is retried or dead-lettered (docs/kv-connect.md §10). Default 30 s.
+     */
+    public Builder queueLease(Duration lease) {
+      if (lease.toMillis() < 100) {
+        throw new IllegalArgumentException("queueLease must be at least 100 ms: " + lease);
+      }
+      this.queueLease = lease;
+      return this;
+    }
+
+    /**
+     * The most remote queue listeners' long polls waiting at once, each on a thread; more are
+     * refused with 429. Default 64.
+     */
+    public Builder maxQueuePolls(int polls) {
+      if (polls < 1) {
+        throw new IllegalArgumentException("maxQueuePolls must be positive: " + polls);
+      }
+      this.maxQueuePolls = polls;
       return this;
     }
 

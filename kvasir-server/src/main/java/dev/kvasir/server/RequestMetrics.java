@@ -58,6 +58,9 @@ final class RequestMetrics extends EventsHandler {
       case "/v2/snapshot_read" -> "snapshot_read";
       case "/v2/atomic_write" -> "atomic_write";
       case "/v2/watch" -> "watch";
+      case "/v2/kvasir/queue/next" -> "queue_next";
+      case "/v2/kvasir/queue/renew" -> "queue_renew";
+      case "/v2/kvasir/queue/finish" -> "queue_finish";
       case "/healthz" -> "healthz";
       case "/readyz" -> "readyz";
       case "/metrics" -> "metrics";

@@ -24,6 +24,8 @@ final class ServerMetrics {
   static AutoCloseable bind(MeterRegistry registry, ConnectHandler handler, KvEngine engine) {
     Gauge.builder("kvasir.server.watches.open", handler, ConnectHandler::openWatches)
         .description("Watch streams open now").register(registry);
+    Gauge.builder("kvasir.server.queue.leases", handler, ConnectHandler::queueLeases)
+        .description("Queue messages held by remote listeners now").register(registry);
     new KvasirMetrics(engine, Tags.empty()).bindTo(registry);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

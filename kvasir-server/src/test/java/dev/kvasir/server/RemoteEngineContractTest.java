@@ -6,7 +6,10 @@ import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.testkit.contract.KvEngineContract;
 import java.nio.file.Path;
 
-/** RemoteEngine → KvServer → SQLite engine, against the shared contract (no queue delivery). */
+/**
+ * RemoteEngine → KvServer → SQLite engine, against the shared contract, queues included
+ * (Kvasir's extension of KV Connect).
+ */
 class RemoteEngineContractTest extends KvEngineContract {
   @Override
   public KvEngine openEngine(Path dir) {
@@ -16,11 +19,6 @@ class RemoteEngineContractTest extends KvEngineContract {
   @Override
   public boolean persistent() {
     return true;
-  }
-
-  @Override
-  public boolean supportsQueues() {
-    return false;
   }
 
   /** The server's engine measures itself; the client only counts its commits. */

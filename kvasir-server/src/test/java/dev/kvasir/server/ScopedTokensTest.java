@@ -6,12 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
+import dev.kvasir.QueueListener;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.connect.RemoteException;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.value.KvU64;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Several tokens on one server: a read-only one and one limited to {@code ["users"]} try every
- * kind of write and a read outside their reach; each is refused with 403 and changes nothing.
+ * kind of write (enqueues included), a read outside their reach and taking queue messages; each
+ * is refused with 403 and changes nothing.
  */
 class ScopedTokensTest {
   private static final String ADMIN = "admin-token-0123456789";
@@ -66,6 +71,7 @@ class ScopedTokensTest {
     out.add(kv -> kv.atomic().max(key, KvU64.of(9)).commit());
     out.add(kv -> kv.atomic().setVersionstamped(key, "x").commit());
     out.add(kv -> kv.atomic().check(key, null).set(KvKey.of("users", "ok"), 1).commit());
+    out.add(kv -> kv.enqueue("job"));
     return out;
   }
 
@@ -108,6 +114,28 @@ class ScopedTokensTest {
       assertUnchanged();
       users.set(KvKey.of("users", "bob"), "bob"); // under its prefix: allowed
       assertThat(users.get(KvKey.of("users", "bob")).value()).isEqualTo("bob");
+    }
+  }
+
+  @Test
+  void neitherToken_mayTakeQueueMessages_whichStayForAFullToken() throws Exception {
+    try (Kv admin = client(ADMIN)) {
+      admin.enqueue("job");
+      for (String limited : List.of(READER, USERS)) {
+        try (Kv kv = client(limited); QueueListener listener = kv.listenQueue(m -> {
+          throw new AssertionError("a limited token got " + m);
+        })) {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          while (listener.isRunning() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+          }
+          assertThat(listener.isRunning()).as("refused with 403, the listener stops").isFalse();
+        }
+      }
+      BlockingQueue<Object> got = new LinkedBlockingQueue<>();
+      try (QueueListener listener = admin.listenQueue(got::add)) {
+        assertThat(got.poll(10, TimeUnit.SECONDS)).isEqualTo("job");
+      }
     }
   }
 

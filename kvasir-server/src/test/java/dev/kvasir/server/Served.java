@@ -12,6 +12,7 @@ import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -44,8 +45,8 @@ final class Served implements KvEngine {
   }
 
   @Override
-  public DequeuedMessage dequeueNext() throws InterruptedException {
-    return remote.dequeueNext();
+  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
+    return remote.dequeueNext(timeout);
   }
 
   @Override

@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -342,10 +343,10 @@ public final class SqliteEngine implements KvEngine {
   }
 
   @Override
-  public DequeuedMessage dequeueNext() throws InterruptedException {
+  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
     ensureOpen();
     ensureWritable();
-    return queue.dequeueNext();
+    return queue.dequeueNext(timeout);
   }
 
   @Override

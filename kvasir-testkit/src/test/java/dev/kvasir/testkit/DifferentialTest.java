@@ -13,6 +13,7 @@ import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -40,8 +41,8 @@ class DifferentialTest {
     }
 
     @Override
-    public DequeuedMessage dequeueNext() throws InterruptedException {
-      return inner.dequeueNext();
+    public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
+      return inner.dequeueNext(timeout);
     }
 
     @Override

@@ -1,0 +1,233 @@
+package dev.kvasir.server;
+
+import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.KvEngine;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Queue delivery to remote listeners, the server's side of Kvasir's extension of KV Connect
+ * (docs/kv-connect.md §10). A client's long poll takes a message from the engine, which holds
+ * it running under its own lease (renewed while this server lives); the client then holds it
+ * under a client lease that it renews. A client that goes away stops renewing: once its lease
+ * runs out the delivery counts as failed, and the engine's rules retry it per its backoff
+ * schedule or write its dead letters, as for an embedded listener that failed. A message taken
+ * for a poll whose client was gone before the answer went out waits here for the next poll.
+ * Thread-safe.
+ */
+final class QueueGateway implements AutoCloseable {
+  /** The longest a poll is held. */
+  static final Duration LONGEST_POLL = Duration.ofSeconds(25);
+  private static final Logger LOG = LoggerFactory.getLogger(QueueGateway.class);
+  /** Polls wait for the engine in rounds this long, so that closing interrupts no take. */
+  private static final Duration ROUND = Duration.ofSeconds(1);
+
+  /** A message handed to a client (or waiting for one), until its lease runs out. */
+  private static final class Held {
+    final DequeuedMessage message;
+    volatile long untilMs;
+
+    Held(DequeuedMessage message, long untilMs) {
+      this.message = message;
+      this.untilMs = untilMs;
+    }
+  }
+
+  /** What a poll hands its client. */
+  record Lease(String id, DequeuedMessage message, Duration lasts) {}
+
+  private final KvEngine engine;
+  private final Duration lease;
+  private final int maxPolls;
+  private final Semaphore polls;
+  private final ExecutorService pollers = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "kvasir-queue-poll");
+    t.setDaemon(true);
+    return t;
+  });
+  private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(
+      r -> {
+        Thread t = new Thread(r, "kvasir-queue-leases");
+        t.setDaemon(true);
+        return t;
+      });
+  private final Map<String, Held> leased = new ConcurrentHashMap<>();
+  private final ConcurrentLinkedDeque<Held> unclaimed = new ConcurrentLinkedDeque<>();
+  private volatile boolean closed;
+
+  /** Leases messages from {@code engine} to clients for {@code lease} at a time. */
+  QueueGateway(KvEngine engine, Duration lease, int maxPolls) {
+    this.engine = engine;
+    this.lease = lease;
+    this.maxPolls = maxPolls;
+    this.polls = new Semaphore(maxPolls);
+    long every = Math.max(100, Math.min(1_000, lease.toMillis() / 10));
+    reaper.scheduleWithFixedDelay(this::reap, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * A message taken within {@code wait} (at most {@link #LONGEST_POLL}), or null; waits on a
+   * thread of its own, so the caller returns at once.
+   *
+   * @return null when as many polls as allowed are waiting already
+   */
+  CompletableFuture<Lease> next(Duration wait) {
+    if (!polls.tryAcquire()) {
+      return null;
+    }
+    long deadline = System.nanoTime()
+        + (wait.compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : wait).toNanos();
+    CompletableFuture<Lease> answer = new CompletableFuture<>();
+    try {
+      pollers.execute(() -> {
+        try {
+          answer.complete(take(deadline));
+        } catch (Throwable e) {
+          answer.completeExceptionally(e);
+        } finally {
+          polls.release();
+        }
+      });
+    } catch (RuntimeException e) { // closed
+      polls.release();
+      answer.complete(null);
+    }
+    return answer;
+  }
+
+  private Lease take(long deadline) throws InterruptedException {
+    while (!closed) {
+      Held waiting = unclaimed.poll();
+      DequeuedMessage m = waiting != null ? waiting.message
+          : engine.dequeueNext(shorter(ROUND, deadline));
+      if (m != null) {
+        String id = UUID.randomUUID().toString();
+        leased.put(id, new Held(m, System.currentTimeMillis() + lease.toMillis()));
+        return new Lease(id, m, lease);
+      }
+      if (System.nanoTime() >= deadline) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  private static Duration shorter(Duration round, long deadlineNanos) {
+    long left = Math.max(1, deadlineNanos - System.nanoTime());
+    return Duration.ofNanos(Math.min(round.toNanos(), left));
+  }
+
+  /** The client never got {@code lease} (its poll went away): the next poll gets the message. */
+  void unclaimed(Lease lease) {
+    Held h = leased.remove(lease.id());
+    if (h != null) {
+      h.untilMs = System.currentTimeMillis() + this.lease.toMillis();
+      unclaimed.addFirst(h);
+    }
+  }
+
+  /** Extends the leases {@code ids}; returns those no longer held. */
+  List<String> renew(List<String> ids) {
+    long until = System.currentTimeMillis() + lease.toMillis();
+    List<String> lost = new ArrayList<>();
+    for (String id : ids) {
+      Held h = leased.get(id);
+      if (h == null) {
+        lost.add(id);
+      } else {
+        h.untilMs = until;
+      }
+    }
+    return lost;
+  }
+
+  /** Ends the delivery {@code id}; false if its lease was not held any more. */
+  boolean finish(String id, boolean success) {
+    Held h = leased.remove(id);
+    if (h == null) {
+      return false;
+    }
+    h.message.finish(success);
+    return true;
+  }
+
+  /** Messages held by remote listeners now. */
+  int leasedNow() {
+    return leased.size();
+  }
+
+  /** The most polls that may wait at once. */
+  int maxPolls() {
+    return maxPolls;
+  }
+
+  /** Deliveries whose client stopped renewing fail; so do unclaimed ones nobody polled for. */
+  private void reap() {
+    long now = System.currentTimeMillis();
+    int expired = 0;
+    for (Iterator<Map.Entry<String, Held>> it = leased.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Held> e = it.next();
+      if (e.getValue().untilMs <= now && leased.remove(e.getKey(), e.getValue())) {
+        expired += fail(e.getValue());
+      }
+    }
+    for (Iterator<Held> it = unclaimed.iterator(); it.hasNext(); ) {
+      Held h = it.next();
+      if (h.untilMs <= now && unclaimed.remove(h)) {
+        expired += fail(h);
+      }
+    }
+    if (expired > 0) {
+      LOG.info("{} queue messages whose remote listener went away (its lease ran out) are"
+          + " retried or dead-lettered", expired);
+    }
+  }
+
+  private static int fail(Held h) {
+    try {
+      h.message.finish(false);
+      return 1;
+    } catch (RuntimeException e) {
+      // The engine closed or failed: its own lease runs out and it retries the message.
+      LOG.debug("cannot fail a queue delivery now: {}", e.getMessage());
+      return 0;
+    }
+  }
+
+  /**
+   * Stops taking messages (waiting polls end within a second, empty) and fails the deliveries
+   * it holds: their clients can no longer report them, so they are retried, as after a crash.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    pollers.shutdown();
+    reaper.shutdownNow();
+    int held = 0;
+    for (String id : List.copyOf(leased.keySet())) {
+      Held h = leased.remove(id);
+      held += h == null ? 0 : fail(h);
+    }
+    for (Held h; (h = unclaimed.poll()) != null; ) {
+      held += fail(h);
+    }
+    if (held > 0) {
+      LOG.info("{} queue messages held for remote listeners are retried or dead-lettered, as"
+          + " the server stops", held);
+    }
+  }
+}

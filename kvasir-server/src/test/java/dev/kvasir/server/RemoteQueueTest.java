@@ -1,0 +1,97 @@
+package dev.kvasir.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.EnqueueOptions;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.QueueListener;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.connect.RemoteConfig;
+import dev.kvasir.connect.RemoteEngine;
+import dev.kvasir.connect.proto.QueueNext;
+import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.spi.DequeuedMessage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kvasir's queue extension of KV Connect (docs/kv-connect.md §10) where the contract cannot
+ * look: a listener that goes away, and the server's limit on waiting polls.
+ */
+class RemoteQueueTest {
+  private MemoryEngine engine;
+  private KvServer server;
+
+  @BeforeEach
+  void start() {
+    engine = MemoryEngine.open();
+    server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+        .queueLease(Duration.ofMillis(500)).maxQueuePolls(1).start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+    engine.close();
+  }
+
+  private Kv client() {
+    return Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN));
+  }
+
+  @Test
+  void aListenerThatGoesAway_failsItsDelivery_onceItsLeaseRunsOut() throws Exception {
+    try (Kv kv = client()) {
+      kv.enqueue("retried", EnqueueOptions.defaults().backoffSchedule(List.of(100)));
+      kv.enqueue("dead", EnqueueOptions.defaults().backoffSchedule(List.of())
+          .keysIfUndelivered(List.of(KvKey.of("dead"))));
+    }
+    // A client takes both messages, then dies: it neither finishes nor renews them.
+    try (RemoteEngine remote = RemoteEngine.open(RemoteConfig.from(server.url(),
+        KvOptions.defaults().with("accessToken", Served.TOKEN)))) {
+      DequeuedMessage first = remote.dequeueNext(Duration.ofSeconds(5));
+      DequeuedMessage second = remote.dequeueNext(Duration.ofSeconds(5));
+      assertThat(List.of(first.payload().decode(), second.payload().decode()))
+          .containsExactlyInAnyOrder("retried", "dead");
+    } // closing stops its renewals
+    try (Kv kv = client()) {
+      BlockingQueue<Object> got = new LinkedBlockingQueue<>();
+      try (QueueListener listener = kv.listenQueue(got::add)) {
+        assertThat(got.poll(10, TimeUnit.SECONDS)).as("after the lease and one backoff")
+            .isEqualTo("retried");
+      }
+      assertThat(kv.get(KvKey.of("dead")).value()).as("no retry left: dead-lettered")
+          .isEqualTo("dead");
+      assertThat(server.queueLeases()).isZero();
+    }
+  }
+
+  @Test
+  void pollsBeyondTheServersLimit_areRefusedWith429() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpRequest poll = HttpRequest.newBuilder(URI.create(server.url() + "/v2/kvasir/queue/next"))
+        .header("authorization", "Bearer " + Served.TOKEN)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(
+            QueueNext.newBuilder().setWaitMs(2_000).build().toByteArray())).build();
+    CompletableFuture<HttpResponse<String>> waiting =
+        http.sendAsync(poll, HttpResponse.BodyHandlers.ofString());
+    Thread.sleep(300); // the first poll waits on the server
+    HttpResponse<String> refused = http.send(poll, HttpResponse.BodyHandlers.ofString());
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("(1)");
+    assertThat(waiting.get(10, TimeUnit.SECONDS).statusCode()).as("nothing came: 204")
+        .isEqualTo(204);
+  }
+}
