@@ -2,6 +2,7 @@ package dev.kvasir.connect;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.kvasir.base.KvException;
+import dev.kvasir.connect.proto.QueueCancel;
 import dev.kvasir.connect.proto.QueueFinish;
 import dev.kvasir.connect.proto.QueueMessage;
 import dev.kvasir.connect.proto.QueueNext;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,13 +53,18 @@ final class RemoteQueue implements AutoCloseable {
   /** Waits up to {@code timeout} for a message; null if none became due in time. */
   DequeuedMessage next(Duration timeout) throws InterruptedException {
     Duration wait = timeout.compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : timeout;
+    String pollId = UUID.randomUUID().toString();
     HttpResponse<byte[]> r;
     try {
       r = engine.post("kvasir/queue/next",
-          QueueNext.newBuilder().setWaitMs(wait.toMillis()).build(), wait);
+          QueueNext.newBuilder().setWaitMs(wait.toMillis()).setPollId(pollId).build(), wait);
     } catch (KvException e) {
-      if (e.getCause() instanceof InterruptedException) {
-        Thread.interrupted();
+      boolean interrupted = e.getCause() instanceof InterruptedException;
+      if (interrupted) {
+        Thread.interrupted(); // cleared for the cancellation's request; thrown below
+      }
+      cancel(pollId);
+      if (interrupted) {
         throw new InterruptedException("interrupted while waiting for a queue message");
       }
       throw e;
@@ -76,6 +83,20 @@ final class RemoteQueue implements AutoCloseable {
     renewEvery(Duration.ofMillis(Math.max(300, m.getLeaseMs() / 3)));
     EncodedValue payload = EncodedValue.stored(m.getEncoding(), m.getPayload().toByteArray());
     return new Delivery(m.getLeaseId(), payload);
+  }
+
+  /**
+   * Tells the server this client handles nothing the poll brings, so that a message it took
+   * goes to the next poll instead of waiting for a lease to run out. Best effort: a server out
+   * of reach fails the delivery when the lease runs out instead.
+   */
+  private void cancel(String pollId) {
+    try {
+      engine.post("kvasir/queue/cancel", QueueCancel.newBuilder().setPollId(pollId).build(),
+          Duration.ZERO);
+    } catch (KvException e) {
+      LOG.debug("cannot cancel a queue poll: {}", e.getMessage());
+    }
   }
 
   private void renewEvery(Duration interval) {

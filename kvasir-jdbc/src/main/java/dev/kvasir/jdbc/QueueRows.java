@@ -1,5 +1,6 @@
 package dev.kvasir.jdbc;
 
+import dev.kvasir.engine.QueueStore;
 import dev.kvasir.engine.QueuedMessage;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.ValueEncoding;
@@ -49,5 +50,22 @@ public final class QueueRows {
       }
     }
     return ids;
+  }
+
+  /**
+   * The queue's size at {@code nowMs} by a statement that takes {@code nowMs} three times and
+   * answers one row: due messages, later ones, running ones, and the oldest due time (null for
+   * none).
+   */
+  public static QueueStore.Stats stats(PreparedStatement p, long nowMs) throws SQLException {
+    p.setLong(1, nowMs);
+    p.setLong(2, nowMs);
+    p.setLong(3, nowMs);
+    try (ResultSet r = p.executeQuery()) {
+      r.next();
+      long oldest = r.getLong(4);
+      return new QueueStore.Stats(r.getLong(1), r.getLong(2), r.getLong(3),
+          r.wasNull() ? Long.MAX_VALUE : oldest);
+    }
   }
 }

@@ -97,15 +97,7 @@ final class PostgresQueue implements QueueStore {
   public Stats stats(long nowMs) {
     return db.run("count queue messages", c -> {
       try (PreparedStatement p = c.prepareStatement(sql.queueStats)) {
-        p.setLong(1, nowMs);
-        p.setLong(2, nowMs);
-        p.setLong(3, nowMs);
-        try (ResultSet r = p.executeQuery()) {
-          r.next();
-          long oldest = r.getLong(4);
-          return new Stats(r.getLong(1), r.getLong(2), r.getLong(3),
-              r.wasNull() ? Long.MAX_VALUE : oldest);
-        }
+        return QueueRows.stats(p, nowMs);
       }
     });
   }

@@ -13,6 +13,7 @@ import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.connect.BadRequestException;
 import dev.kvasir.connect.Metadata;
 import dev.kvasir.connect.Wire;
+import dev.kvasir.connect.proto.QueueCancel;
 import dev.kvasir.connect.proto.QueueFinish;
 import dev.kvasir.connect.proto.QueueMessage;
 import dev.kvasir.connect.proto.QueueNext;
@@ -222,6 +223,7 @@ final class ConnectHandler extends Handler.Abstract {
       case "/v2/kvasir/queue/next" -> queueNext(path, request, response, callback, body);
       case "/v2/kvasir/queue/renew" -> queueRenew(request, response, callback, body);
       case "/v2/kvasir/queue/finish" -> queueFinish(request, response, callback, body);
+      case "/v2/kvasir/queue/cancel" -> queueCancel(request, response, callback, body);
       default -> throw new Refused(404, "Resource not found.");
     }
   }
@@ -441,7 +443,7 @@ final class ConnectHandler extends Handler.Abstract {
       byte[] body) throws Refused {
     QueueNext poll = dataRequest(request, body, QueueNext.parser());
     requireQueueAccess(token(request));
-    var next = queues.next(Duration.ofMillis(Math.max(0, poll.getWaitMs())));
+    var next = queues.next(Duration.ofMillis(Math.max(0, poll.getWaitMs())), poll.getPollId());
     if (next == null) {
       throw new Refused(429, "As many clients wait for queue messages as this server allows ("
           + queues.maxPolls() + "); try again shortly.");
@@ -487,6 +489,14 @@ final class ConnectHandler extends Handler.Abstract {
       response.setStatus(204); // not held any more: counted as failed already
       response.write(true, null, callback);
     }
+  }
+
+  private void queueCancel(Request request, Response response, Callback callback, byte[] body)
+      throws Refused {
+    QueueCancel cancel = dataRequest(request, body, QueueCancel.parser());
+    requireQueueAccess(token(request));
+    queues.cancel(cancel.getPollId());
+    sendProtobuf(response, callback, new byte[0]);
   }
 
   /** Queue messages belong to no key: only a token that may read and write everything. */

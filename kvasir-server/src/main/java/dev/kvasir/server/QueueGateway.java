@@ -50,10 +50,20 @@ final class QueueGateway implements AutoCloseable {
   /** What a poll hands its client. */
   record Lease(String id, DequeuedMessage message, Duration lasts) {}
 
+  /** A client's poll, which the client may cancel (it gave up waiting). */
+  private static final class Poll {
+    final long startedMs = System.currentTimeMillis();
+    volatile boolean cancelled;
+    volatile Lease lease;
+  }
+
+  /** How long a poll is remembered for a late cancellation. */
+  private static final long REMEMBER_POLLS_MS = 120_000;
+
   private final KvEngine engine;
   private final Duration lease;
   private final int maxPolls;
-  private final Semaphore polls;
+  private final Semaphore pollSlots;
   private final ExecutorService pollers = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "kvasir-queue-poll");
     t.setDaemon(true);
@@ -67,6 +77,7 @@ final class QueueGateway implements AutoCloseable {
       });
   private final Map<String, Held> leased = new ConcurrentHashMap<>();
   private final ConcurrentLinkedDeque<Held> unclaimed = new ConcurrentLinkedDeque<>();
+  private final Map<String, Poll> polls = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   /** Leases messages from {@code engine} to clients for {@code lease} at a time. */
@@ -74,56 +85,77 @@ final class QueueGateway implements AutoCloseable {
     this.engine = engine;
     this.lease = lease;
     this.maxPolls = maxPolls;
-    this.polls = new Semaphore(maxPolls);
+    this.pollSlots = new Semaphore(maxPolls);
     long every = Math.max(100, Math.min(1_000, lease.toMillis() / 10));
     reaper.scheduleWithFixedDelay(this::reap, every, every, TimeUnit.MILLISECONDS);
   }
 
   /**
    * A message taken within {@code wait} (at most {@link #LONGEST_POLL}), or null; waits on a
-   * thread of its own, so the caller returns at once.
+   * thread of its own, so the caller returns at once. {@code pollId} names the poll for {@link
+   * #cancel}; a blank one cannot be cancelled.
    *
    * @return null when as many polls as allowed are waiting already
    */
-  CompletableFuture<Lease> next(Duration wait) {
-    if (!polls.tryAcquire()) {
+  CompletableFuture<Lease> next(Duration wait, String pollId) {
+    if (!pollSlots.tryAcquire()) {
       return null;
     }
+    Poll poll = pollId.isBlank() ? new Poll() : polls.computeIfAbsent(pollId, id -> new Poll());
     long deadline = System.nanoTime()
         + (wait.compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : wait).toNanos();
     CompletableFuture<Lease> answer = new CompletableFuture<>();
     try {
       pollers.execute(() -> {
         try {
-          answer.complete(take(deadline));
+          answer.complete(take(poll, deadline));
         } catch (Throwable e) {
           answer.completeExceptionally(e);
         } finally {
-          polls.release();
+          pollSlots.release();
         }
       });
     } catch (RuntimeException e) { // closed
-      polls.release();
+      pollSlots.release();
       answer.complete(null);
     }
     return answer;
   }
 
-  private Lease take(long deadline) throws InterruptedException {
-    while (!closed) {
+  private Lease take(Poll poll, long deadline) throws InterruptedException {
+    while (!closed && !poll.cancelled) {
       Held waiting = unclaimed.poll();
       DequeuedMessage m = waiting != null ? waiting.message
           : engine.dequeueNext(shorter(ROUND, deadline));
       if (m != null) {
         String id = UUID.randomUUID().toString();
+        Lease taken = new Lease(id, m, lease);
         leased.put(id, new Held(m, System.currentTimeMillis() + lease.toMillis()));
-        return new Lease(id, m, lease);
+        poll.lease = taken;
+        if (poll.cancelled) { // cancelled meanwhile: the next poll gets it
+          unclaimed(taken);
+          return null;
+        }
+        return taken;
       }
       if (System.nanoTime() >= deadline) {
         break;
       }
     }
     return null;
+  }
+
+  /**
+   * The client gave up on poll {@code pollId} and handles nothing it brings: a waiting poll
+   * ends, and a message it took goes to the next poll, no failure counted.
+   */
+  void cancel(String pollId) {
+    Poll poll = polls.computeIfAbsent(pollId, id -> new Poll()); // may come before the poll
+    poll.cancelled = true;
+    Lease taken = poll.lease;
+    if (taken != null) {
+      unclaimed(taken);
+    }
   }
 
   private static Duration shorter(Duration round, long deadlineNanos) {
@@ -178,6 +210,7 @@ final class QueueGateway implements AutoCloseable {
   /** Deliveries whose client stopped renewing fail; so do unclaimed ones nobody polled for. */
   private void reap() {
     long now = System.currentTimeMillis();
+    polls.values().removeIf(p -> now - p.startedMs > REMEMBER_POLLS_MS);
     int expired = 0;
     for (Iterator<Map.Entry<String, Held>> it = leased.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, Held> e = it.next();

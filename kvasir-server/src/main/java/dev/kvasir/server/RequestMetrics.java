@@ -61,6 +61,7 @@ final class RequestMetrics extends EventsHandler {
       case "/v2/kvasir/queue/next" -> "queue_next";
       case "/v2/kvasir/queue/renew" -> "queue_renew";
       case "/v2/kvasir/queue/finish" -> "queue_finish";
+      case "/v2/kvasir/queue/cancel" -> "queue_cancel";
       case "/healthz" -> "healthz";
       case "/readyz" -> "readyz";
       case "/metrics" -> "metrics";

@@ -103,18 +103,7 @@ final class SqliteQueue implements QueueStore {
 
   @Override
   public Stats stats(long nowMs) {
-    return engine.read(tx -> {
-      PreparedStatement p = tx.prepare(Sql.QUEUE_STATS);
-      p.setLong(1, nowMs);
-      p.setLong(2, nowMs);
-      p.setLong(3, nowMs);
-      try (ResultSet r = p.executeQuery()) {
-        r.next();
-        long oldest = r.getLong(4);
-        return new Stats(r.getLong(1), r.getLong(2), r.getLong(3),
-            r.wasNull() ? Long.MAX_VALUE : oldest);
-      }
-    });
+    return engine.read(tx -> QueueRows.stats(tx.prepare(Sql.QUEUE_STATS), nowMs));
   }
 
   @Override

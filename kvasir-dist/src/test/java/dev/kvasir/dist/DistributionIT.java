@@ -1,0 +1,206 @@
+package dev.kvasir.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.WatchStream;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.base.Versionstamp;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distribution archive as an operator uses it (docs/operations.md §8): unpacked, {@code
+ * bin/kvasir serve} configured by the environment and a secret file, {@code bin/kvasir ready}
+ * waiting for {@code /readyz}, {@code /metrics} scraped while a load runs, and its counters
+ * checked against that load.
+ */
+class DistributionIT {
+  private static final String TOKEN = "dist-token-0123456789";
+  private static final int WRITERS = 4;
+  private static final int SETS_EACH = 50;
+  private static final int GETS_EACH = 30;
+  private static final int FAILED_CHECKS = 10;
+
+  @TempDir Path dir;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void theArchive_unpacks_servesUnderLoad_andItsMetricsCountTheLoad() throws Exception {
+    Path home = unpack();
+    for (String file : List.of("bin/kvasir", "conf/kvasir.properties", "LICENSE", "NOTICE",
+        "THIRD-PARTY.txt", "packaging/systemd/kvasir.service",
+        "packaging/container/Containerfile")) {
+      assertThat(home.resolve(file)).as(file).isRegularFile();
+    }
+    assertThat(Files.isExecutable(home.resolve("bin/kvasir"))).isTrue();
+    try (var jars = Files.list(home.resolve("lib"))) {
+      assertThat(jars.map(p -> p.getFileName().toString()))
+          .anyMatch(n -> n.startsWith("kvasir-cli-")).anyMatch(n -> n.startsWith("jetty-server-"))
+          .anyMatch(n -> n.startsWith("logback-classic-"));
+    }
+    assertThat(run(home, Map.of(), "--version").exit()).isZero();
+
+    int port = freePort();
+    String url = "http://127.0.0.1:" + port;
+    Files.writeString(dir.resolve("token"), TOKEN + "\n");
+    Process serve = start(home, Map.of("KVASIR_DB", dir.resolve("dist.sqlite3").toString(),
+        "KVASIR_PORT", Integer.toString(port),
+        "KVASIR_ACCESS_TOKEN_FILE", dir.resolve("token").toString()), "serve");
+    try {
+      Run ready = run(home, Map.of(), "ready", "--wait", "60s", url);
+      assertThat(ready.exit()).as(ready.out() + ready.err()).isZero();
+      assertThat(ready.out()).contains("200 ready");
+
+      KvOptions auth = KvOptions.defaults().with("accessToken", TOKEN);
+      try (Kv kv = Kv.open(url, auth);
+          WatchStream watch = kv.watch(List.of(KvKey.of("watched")))) {
+        watch.next();
+        List<CompletableFuture<Void>> load = new ArrayList<>();
+        for (int w = 0; w < WRITERS; w++) {
+          int id = w;
+          load.add(CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < SETS_EACH; i++) {
+              kv.set(KvKey.of("load", id, i), i);
+              if (i < GETS_EACH) {
+                kv.get(KvKey.of("load", id, i));
+              }
+            }
+          }));
+        }
+        // Scraped while the load runs: the endpoint answers, and counts as it goes.
+        while (!CompletableFuture.allOf(load.toArray(CompletableFuture[]::new)).isDone()) {
+          HttpResponse<String> during = scrape(url);
+          assertThat(during.statusCode()).isEqualTo(200);
+          assertThat(sample(during.body(), "kvasir_server_commits_total",
+              "outcome=\"committed\"")).isLessThanOrEqualTo(WRITERS * SETS_EACH);
+          Thread.sleep(20);
+        }
+        load.forEach(CompletableFuture::join);
+        for (int i = 0; i < FAILED_CHECKS; i++) {
+          assertThat(kv.atomic().check(KvKey.of("load", 0, 0),
+              Versionstamp.parse("00000000000000000001")).set(KvKey.of("x"), 1).commit().ok())
+              .isFalse();
+        }
+
+        int writes = WRITERS * SETS_EACH;
+        String text = awaitCounted(url, writes);
+        assertThat(sample(text, "kvasir_server_commits_total", "outcome=\"check_failed\""))
+            .isEqualTo(FAILED_CHECKS);
+        assertThat(sample(text, "kvasir_server_requests_seconds_count",
+            "endpoint=\"atomic_write\",status=\"200\"")).isEqualTo(writes + FAILED_CHECKS);
+        assertThat(sample(text, "kvasir_server_requests_seconds_count",
+            "endpoint=\"snapshot_read\",status=\"200\"")).isEqualTo(WRITERS * GETS_EACH);
+        assertThat(sample(text, "kvasir_server_watches_open", "")).isEqualTo(1);
+        // The engine's group commits took every write, several at a time.
+        assertThat(sample(text, "kvasir_engine_commit_batch_size_sum", ""))
+            .isGreaterThanOrEqualTo(writes);
+        assertThat(sample(text, "kvasir_engine_commit_batch_size_count", "")).isPositive();
+        assertThat(sample(text, "kvasir_sqlite_wal_size", "")).isPositive();
+      }
+    } finally {
+      serve.destroy(); // SIGTERM
+      assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(serve.exitValue()).as("a clean stop").isZero();
+    Run gone = run(home, Map.of(), "ready", url);
+    assertThat(gone.exit()).as("nobody answers").isEqualTo(3);
+  }
+
+  private Path unpack() throws Exception {
+    Path archive = Path.of(System.getProperty("kvasir.dist"));
+    assertThat(archive).as("built by package").isRegularFile();
+    Process tar = new ProcessBuilder("tar", "xzf", archive.toString(), "-C", dir.toString())
+        .redirectErrorStream(true).start();
+    String output = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(tar.waitFor()).as(output).isZero();
+    try (var entries = Files.list(dir)) {
+      return entries.filter(p -> p.getFileName().toString().startsWith("kvasir-"))
+          .findFirst().orElseThrow();
+    }
+  }
+
+  private record Run(int exit, String out, String err) {}
+
+  private Process start(Path home, Map<String, String> env, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(home.resolve("bin/kvasir").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectOutput(dir.resolve("serve.out").toFile())
+        .redirectError(dir.resolve("serve.err").toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_"));
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    pb.environment().putAll(env);
+    return pb.start();
+  }
+
+  private Run run(Path home, Map<String, String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(home.resolve("bin/kvasir").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_"));
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {
+      try {
+        return p.getErrorStream().readAllBytes();
+      } catch (IOException e) {
+        return new byte[0];
+      }
+    });
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), out, new String(err.get(), StandardCharsets.UTF_8));
+  }
+
+  private HttpResponse<String> scrape(String url) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(url + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A scrape that counted every write: requests are metered once their answers completed. */
+  private String awaitCounted(String url, int writes) throws Exception {
+    String text = scrape(url).body();
+    for (int i = 0; i < 100
+        && sample(text, "kvasir_server_commits_total", "outcome=\"committed\"") < writes; i++) {
+      Thread.sleep(50);
+      text = scrape(url).body();
+    }
+    assertThat(sample(text, "kvasir_server_commits_total", "outcome=\"committed\""))
+        .isEqualTo(writes);
+    return text;
+  }
+
+  /** The value of the sample {@code name{labels…}}, or −1 if the scrape has none. */
+  private static double sample(String text, String name, String labels) {
+    String labelled = labels.isEmpty() ? "(\\{[^}]*\\})?"
+        : Pattern.quote("{" + labels) + "[^}]*\\}";
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + labelled + " ([0-9.eE+-]+)$")
+        .matcher(text);
+    return m.find() ? Double.parseDouble(m.group(m.groupCount())) : -1;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
