@@ -4,6 +4,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.LayoutBase;
+import dev.kvasir.value.JsFormat;
 import java.time.Instant;
 
 /**
@@ -31,26 +32,8 @@ final class JsonLines extends LayoutBase<ILoggingEvent> {
     b.append(",\"").append(name).append("\":");
     if (value == null) {
       b.append("null");
-      return;
+    } else {
+      JsFormat.appendQuoted(b, value);
     }
-    b.append('"');
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    b.append('"');
   }
 }

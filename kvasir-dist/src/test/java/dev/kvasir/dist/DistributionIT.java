@@ -1,5 +1,6 @@
 package dev.kvasir.dist;
 
+import static dev.kvasir.testkit.PrometheusText.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
@@ -21,8 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -187,15 +186,6 @@ class DistributionIT {
     assertThat(sample(text, "kvasir_server_commits_total", "outcome=\"committed\""))
         .isEqualTo(writes);
     return text;
-  }
-
-  /** The value of the sample {@code name{labels…}}, or −1 if the scrape has none. */
-  private static double sample(String text, String name, String labels) {
-    String labelled = labels.isEmpty() ? "(\\{[^}]*\\})?"
-        : Pattern.quote("{" + labels) + "[^}]*\\}";
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + labelled + " ([0-9.eE+-]+)$")
-        .matcher(text);
-    return m.find() ? Double.parseDouble(m.group(m.groupCount())) : -1;
   }
 
   private static int freePort() throws IOException {

@@ -1,5 +1,6 @@
 package dev.kvasir.server;
 
+import static dev.kvasir.testkit.PrometheusText.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
@@ -15,8 +16,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** {@code GET /metrics} after a known load: the counters match what was sent. */
@@ -30,15 +29,6 @@ class MetricsTest {
       b.header("Authorization", "Bearer " + token);
     }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** The value of the sample {@code name{labels}}, or −1 if the scrape has none. */
-  private static double sample(String text, String name, String labels) {
-    String labelled = labels.isEmpty() ? "(\\{[^}]*\\})?"
-        : Pattern.quote("{" + labels) + "[^}]*\\}";
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + labelled + " ([0-9.eE+-]+)$")
-        .matcher(text);
-    return m.find() ? Double.parseDouble(m.group(m.groupCount())) : -1;
   }
 
   @Test

@@ -8,11 +8,12 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A throw-away certificate authority and a server certificate it signed for {@code localhost}
@@ -26,31 +27,42 @@ record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path c
   static TestCertificates create(Path dir) throws IOException, InterruptedException {
     Path ca = dir.resolve("ca.p12");
     Path caPem = dir.resolve("ca.pem");
-    Path server = dir.resolve("server.p12");
-    Path csr = dir.resolve("server.csr");
-    Path signed = dir.resolve("server.pem");
     Path trust = dir.resolve("trust.p12");
     keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
         "-dname", "CN=Kvasir Test CA", "-ext", "bc:c", "-startdate", "-1d", "-validity", "3",
         "-keystore", ca.toString());
     keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca.toString(),
         "-file", caPem.toString());
-    keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=localhost", "-keystore", server.toString());
-    keytool("-certreq", "-alias", "server", "-keystore", server.toString(),
-        "-file", csr.toString());
-    keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca.toString(),
-        "-infile", csr.toString(), "-outfile", signed.toString(),
-        "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-ext", "EKU=serverAuth",
-        "-ext", "KU=digitalSignature", "-startdate", "-1d", "-validity", "3");
-    // The CA first, so that importing the signed reply installs the whole chain.
-    keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", server.toString(),
-        "-file", caPem.toString());
-    keytool("-importcert", "-alias", "server", "-keystore", server.toString(),
-        "-file", signed.toString());
     keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", trust.toString(),
         "-file", caPem.toString());
-    return new TestCertificates(server, trust, caPem, ca);
+    TestCertificates made = new TestCertificates(null, trust, caPem, ca);
+    return new TestCertificates(made.signedKeystore(dir, "server", "EC"), trust, caPem, ca);
+  }
+
+  /**
+   * The keystore {@code dir/NAME.p12}: a new key pair ({@code EC} or {@code RSA}) under the
+   * alias NAME with a certificate for {@code localhost} and {@code 127.0.0.1} signed by this CA,
+   * and the CA's certificate, so that it holds the whole chain.
+   */
+  private Path signedKeystore(Path dir, String name, String keyAlgorithm)
+      throws IOException, InterruptedException {
+    Path store = dir.resolve(name + ".p12");
+    Path csr = dir.resolve(name + ".csr");
+    Path signed = dir.resolve(name + "-signed.pem");
+    keytool("-genkeypair", "-alias", name, "-keyalg", keyAlgorithm, "-dname", "CN=localhost",
+        "-keystore", store.toString());
+    keytool("-certreq", "-alias", name, "-keystore", store.toString(), "-file", csr.toString());
+    keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", caKeystore.toString(),
+        "-infile", csr.toString(), "-outfile", signed.toString(),
+        "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-ext", "EKU=serverAuth",
+        "-ext", keyAlgorithm.equals("RSA") ? "KU=digitalSignature,keyEncipherment"
+            : "KU=digitalSignature", "-startdate", "-1d", "-validity", "3");
+    // The CA first, so that importing the signed reply installs the whole chain.
+    keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", store.toString(),
+        "-file", caPem.toString());
+    keytool("-importcert", "-alias", name, "-keystore", store.toString(),
+        "-file", signed.toString());
+    return store;
   }
 
   /** A server certificate in PEM files, as certificate tools write them. */
@@ -63,30 +75,26 @@ record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path c
    */
   Pem issuePem(Path dir, String name, String keyAlgorithm)
       throws IOException, InterruptedException, GeneralSecurityException {
-    Path store = dir.resolve(name + ".p12");
-    Path csr = dir.resolve(name + ".csr");
-    Path signed = dir.resolve(name + "-signed.pem");
-    keytool("-genkeypair", "-alias", name, "-keyalg", keyAlgorithm, "-dname", "CN=localhost",
-        "-keystore", store.toString());
-    keytool("-certreq", "-alias", name, "-keystore", store.toString(), "-file", csr.toString());
-    keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", caKeystore.toString(),
-        "-infile", csr.toString(), "-outfile", signed.toString(),
-        "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-ext", "EKU=serverAuth",
-        "-ext", "KU=digitalSignature,keyEncipherment", "-startdate", "-1d", "-validity", "3");
-    // The keystore then holds the signed chain too, as the server's keystore does.
-    keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", store.toString(),
-        "-file", caPem.toString());
-    keytool("-importcert", "-alias", name, "-keystore", store.toString(),
-        "-file", signed.toString());
+    Path store = signedKeystore(dir, name, keyAlgorithm);
     KeyStore keys = KeyStore.getInstance(store.toFile(), PASSWORD.toCharArray());
     PrivateKey key = (PrivateKey) keys.getKey(name, PASSWORD.toCharArray());
-    X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
-        .generateCertificate(Files.newInputStream(signed));
+    X509Certificate cert = (X509Certificate) keys.getCertificate(name);
     Path chain = dir.resolve(name + "-chain.pem");
-    Files.writeString(chain, Files.readString(signed) + Files.readString(caPem));
+    Files.writeString(chain, pem("CERTIFICATE", cert.getEncoded()) + Files.readString(caPem));
     Path keyFile = dir.resolve(name + "-key.pem");
     Files.writeString(keyFile, pem("PRIVATE KEY", key.getEncoded()));
     return new Pem(chain, keyFile, cert.getSerialNumber(), key);
+  }
+
+  /** TLS for a client that trusts this CA. */
+  SSLContext trusting() throws IOException, GeneralSecurityException {
+    KeyStore trust = KeyStore.getInstance(trustStore.toFile(), PASSWORD.toCharArray());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(null, tmf.getTrustManagers(), null);
+    return tls;
   }
 
   /** Bytes as a PEM block of {@code type}. */

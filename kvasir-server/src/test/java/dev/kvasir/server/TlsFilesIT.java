@@ -18,7 +18,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Arrays;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -120,13 +119,7 @@ class TlsFilesIT {
 
   /** The serial number of the certificate a new connection is served. */
   private static BigInteger servedSerial(KvServer server) throws Exception {
-    KeyStore trust = KeyStore.getInstance(ca.trustStore().toFile(),
-        TestCertificates.PASSWORD.toCharArray());
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, tmf.getTrustManagers(), null);
+    SSLContext tls = ca.trusting();
     HttpClient http = HttpClient.newBuilder().sslContext(tls).build(); // a new connection
     HttpResponse<String> r = http.send(
         HttpRequest.newBuilder(URI.create(server.url() + "/healthz")).build(),

@@ -15,9 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,13 +50,7 @@ class TlsIT {
 
   @Test
   void servesHttp2OverTls_negotiatedByAlpn() throws Exception {
-    KeyStore trust = KeyStore.getInstance(certificates.trustStore().toFile(),
-        TestCertificates.PASSWORD.toCharArray());
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(
-        TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, tmf.getTrustManagers(), null);
+    SSLContext tls = certificates.trusting();
     HttpClient http = HttpClient.newBuilder().sslContext(tls)
         .version(HttpClient.Version.HTTP_2).build();
     assertThat(server.url()).startsWith("https://127.0.0.1:");
