@@ -1,5 +1,6 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvLimitException;
 import dev.kvasir.base.KvTypeException;
 import dev.kvasir.base.Versionstamp;
@@ -191,7 +192,7 @@ public final class AtomicOperation {
       return null;
     }
     if (expireIn.isNegative()) {
-      throw new IllegalArgumentException("expireIn must not be negative: " + expireIn);
+      throw new KvArgumentException("expireIn must not be negative: " + expireIn);
     }
     try {
       return Instant.now().plus(Objects.requireNonNull(expireIn));

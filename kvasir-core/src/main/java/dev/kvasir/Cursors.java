@@ -1,5 +1,6 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvArgumentException;
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -22,7 +23,7 @@ final class Cursors {
   /**
    * The key bytes after the common prefix.
    *
-   * @throws IllegalArgumentException {@code invalid cursor} unless canonical padded base64url
+   * @throws KvArgumentException {@code invalid cursor} unless canonical padded base64url
    */
   static byte[] decode(String cursor) {
     byte[] bytes;
@@ -38,7 +39,7 @@ final class Cursors {
     return bytes;
   }
 
-  private static IllegalArgumentException invalid(String cursor) {
-    return new IllegalArgumentException("invalid cursor: '" + cursor + "'");
+  private static KvArgumentException invalid(String cursor) {
+    return new KvArgumentException("invalid cursor: '" + cursor + "'");
   }
 }

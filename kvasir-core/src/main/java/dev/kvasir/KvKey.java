@@ -1,13 +1,20 @@
 package dev.kvasir;
 
 import dev.kvasir.base.KvDecodeException;
+import dev.kvasir.base.KvLimitException;
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.key.KeyCodec;
 import dev.kvasir.key.KeyPart;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.JsFormat;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * A Deno KV key: an immutable sequence of {@link KeyPart}s. Its binary form ({@link #encode()})
@@ -39,9 +46,13 @@ public final class KvKey implements Comparable<KvKey> {
   }
 
   /**
-   * A key of the given parts; see {@link KeyPart#of(Object)} for the accepted Java types.
+   * A key of the given parts; see {@link KeyPart#of(Object)} for the accepted Java types
+   * ({@code String}, numbers, {@code BigInteger}, {@code Boolean}, {@code byte[]}, {@code
+   * UUID}, enums, {@code Instant}, {@code LocalDate}). {@link #builder()} checks the types when
+   * compiling instead.
    *
-   * @throws IllegalArgumentException naming the index and type of the first unsupported part
+   * @throws KvTypeException naming the index and type of the first unsupported part
+   * @throws KvLimitException naming the index of a bigint part too large for a key
    */
   public static KvKey of(Object... parts) {
     if (parts.length == 0) {
@@ -51,11 +62,87 @@ public final class KvKey implements Comparable<KvKey> {
     for (int i = 0; i < parts.length; i++) {
       try {
         converted[i] = KeyPart.of(parts[i]);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("key part " + i + ": " + e.getMessage(), e);
+      } catch (KvLimitException e) {
+        throw new KvLimitException("key part " + i + ": " + e.getMessage());
+      } catch (KvTypeException e) {
+        throw new KvTypeException("key part " + i + ": " + e.getMessage());
       }
     }
     return new KvKey(converted);
+  }
+
+  /**
+   * A key built part by part, each of a type a key can hold, so that a wrong type fails to
+   * compile: {@code KvKey.builder().add("todos").add(id).add(Instant.now()).build()}.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link KvKey}; {@link KvKey#builder()}. Not thread-safe. */
+  public static final class Builder {
+    private final List<KeyPart> parts = new ArrayList<>();
+
+    private Builder() {}
+
+    private Builder part(Object value) {
+      parts.add(KeyPart.of(value));
+      return this;
+    }
+
+    public Builder add(String part) {
+      return part(part);
+    }
+
+    /** A number part; {@code long}s beyond ±2^53 are refused (use a {@code BigInteger}). */
+    public Builder add(long part) {
+      return part(part);
+    }
+
+    public Builder add(double part) {
+      return part(part);
+    }
+
+    public Builder add(boolean part) {
+      return part(part);
+    }
+
+    public Builder add(BigInteger part) {
+      return part(part);
+    }
+
+    /** A byte-string part (a copy). */
+    public Builder add(byte[] part) {
+      return part(part);
+    }
+
+    /** A string part: the lower-case canonical form. */
+    public Builder add(UUID part) {
+      return part(part);
+    }
+
+    /** A string part: the constant's name. */
+    public Builder add(Enum<?> part) {
+      return part(part);
+    }
+
+    /** A string part: ISO 8601 with nine fraction digits, which sorts as instants do. */
+    public Builder add(Instant part) {
+      return part(part);
+    }
+
+    /** A string part: ISO 8601 ({@code 2024-01-31}). */
+    public Builder add(LocalDate part) {
+      return part(part);
+    }
+
+    public Builder add(KeyPart part) {
+      return part(part);
+    }
+
+    public KvKey build() {
+      return parts.isEmpty() ? EMPTY : new KvKey(parts.toArray(KeyPart[]::new));
+    }
   }
 
   /** A key of the given parts, in order. */
@@ -109,6 +196,20 @@ public final class KvKey implements Comparable<KvKey> {
 
   public KeyPart get(int index) {
     return parts[index];
+  }
+
+  /**
+   * Part {@code index} as {@code type}: {@code key.part(1, UUID.class)} reads back what {@code
+   * KvKey.of("todos", uuid)} wrote; see {@link KeyPart#as(Class)}.
+   *
+   * @throws KvTypeException naming the index if the part does not hold a {@code type}
+   */
+  public <T> T part(int index, Class<T> type) {
+    try {
+      return parts[index].as(type);
+    } catch (KvTypeException e) {
+      throw new KvTypeException(this + " part " + index + ": " + e.getMessage());
+    }
   }
 
   /** The parts, as an unmodifiable list. */

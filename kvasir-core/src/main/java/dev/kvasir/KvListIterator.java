@@ -1,6 +1,7 @@
 package dev.kvasir;
 
 import dev.kvasir.base.Consistency;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvCorruptEntryException;
 import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.key.KeyRange;
@@ -142,13 +143,13 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
   private void resumeAt(RawKey key) {
     if (reverse) {
       if (key.compareTo(end) > 0) {
-        throw new IllegalArgumentException("cursor out of bounds");
+        throw new KvArgumentException("cursor out of bounds");
       }
       end = key;
     } else {
       RawKey next = key.append(0x00);
       if (next.compareTo(start) < 0) {
-        throw new IllegalArgumentException("cursor out of bounds");
+        throw new KvArgumentException("cursor out of bounds");
       }
       start = next;
     }

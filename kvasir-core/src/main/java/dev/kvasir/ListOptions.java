@@ -1,6 +1,7 @@
 package dev.kvasir;
 
 import dev.kvasir.base.Consistency;
+import dev.kvasir.base.KvArgumentException;
 import java.util.Objects;
 
 /**
@@ -44,10 +45,10 @@ public final class ListOptions {
     return DEFAULTS;
   }
 
-  /** @throws IllegalArgumentException unless {@code limit > 0} */
+  /** @throws KvArgumentException unless {@code limit > 0} */
   public ListOptions limit(int limit) {
     if (limit <= 0) {
-      throw new IllegalArgumentException("Limit must be a positive integer: received " + limit);
+      throw new KvArgumentException("Limit must be a positive integer: received " + limit);
     }
     return new ListOptions(limit, reverse, cursor, batchSize, consistency);
   }
@@ -61,10 +62,10 @@ public final class ListOptions {
     return new ListOptions(limit, reverse, cursor == null ? "" : cursor, batchSize, consistency);
   }
 
-  /** @throws IllegalArgumentException unless {@code batchSize > 0} */
+  /** @throws KvArgumentException unless {@code batchSize > 0} */
   public ListOptions batchSize(int batchSize) {
     if (batchSize <= 0) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           "batchSize must be a positive integer: received " + batchSize);
     }
     return new ListOptions(limit, reverse, cursor, batchSize, consistency);

@@ -1,5 +1,6 @@
 package dev.kvasir;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.key.KeyRange;
 import java.util.Arrays;
 import java.util.Objects;
@@ -28,7 +29,7 @@ public final class ListSelector {
     this.end = end;
     if (prefix == null) {
       if (start.compareTo(end) > 0) {
-        throw new IllegalArgumentException(
+        throw new KvArgumentException(
             "Start key is greater than end key: " + start + " > " + end);
       }
       this.range = KeyRange.of(start.encode(), end.encode());
@@ -51,7 +52,7 @@ public final class ListSelector {
   /**
    * Keys from {@code start} (inclusive) to {@code end} (exclusive).
    *
-   * @throws IllegalArgumentException if {@code start} sorts after {@code end}
+   * @throws KvArgumentException if {@code start} sorts after {@code end}
    */
   public static ListSelector range(KvKey start, KvKey end) {
     return new ListSelector(null, Objects.requireNonNull(start, "start"),
@@ -61,7 +62,7 @@ public final class ListSelector {
   /**
    * This prefix selector, starting at {@code start} (inclusive).
    *
-   * @throws IllegalArgumentException if this is not a plain prefix selector, or {@code start}
+   * @throws KvArgumentException if this is not a plain prefix selector, or {@code start}
    *     does not strictly extend the prefix
    */
   public ListSelector withStart(KvKey start) {
@@ -72,7 +73,7 @@ public final class ListSelector {
   /**
    * This prefix selector, ending before {@code end}.
    *
-   * @throws IllegalArgumentException if this is not a plain prefix selector, or {@code end}
+   * @throws KvArgumentException if this is not a plain prefix selector, or {@code end}
    *     does not strictly extend the prefix
    */
   public ListSelector withEnd(KvKey end) {
@@ -132,18 +133,18 @@ public final class ListSelector {
 
   private static void requireUnder(KvKey prefix, KvKey key, String which) {
     if (key.size() <= prefix.size() || !key.startsWith(prefix)) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           which + " key is not in the keyspace defined by prefix: " + key + " under " + prefix);
     }
   }
 
   private void requirePlainPrefix() {
     if (prefix == null) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           "Selector must specify either 'prefix' or both 'start' and 'end' key: " + this);
     }
     if (start != null || end != null) {
-      throw new IllegalArgumentException("Selector can not specify both 'start' and 'end' key"
+      throw new KvArgumentException("Selector can not specify both 'start' and 'end' key"
           + " when specifying 'prefix': " + this);
     }
   }

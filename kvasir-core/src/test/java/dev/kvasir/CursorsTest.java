@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvArgumentException;
 import org.junit.jupiter.api.Test;
 
 class CursorsTest {
@@ -23,7 +24,7 @@ class CursorsTest {
     assertThat(Cursors.decode("")).isEmpty();
     for (String bad : new String[] {"YQA", "YQB=", "YQ+=", "YQ/=", "Y===", "YQA==", " YQA="}) {
       assertThatThrownBy(() -> Cursors.decode(bad)).as(bad)
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid cursor");
+          .isInstanceOf(KvArgumentException.class).hasMessageContaining("invalid cursor");
     }
   }
 

@@ -3,6 +3,7 @@ package dev.kvasir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.key.KeyPart;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
@@ -27,9 +28,9 @@ class KvKeyTest {
   void of_rejectsLongsADoubleCannotHold() {
     assertThat(KvKey.of(1L << 60).get(0)).isEqualTo(new KeyPart.Num(0x1p60));
     assertThatThrownBy(() -> KvKey.of("a", (1L << 53) + 1))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvTypeException.class)
         .hasMessageStartingWith("key part 1: Long 9007199254740993 cannot be represented");
-    assertThatThrownBy(() -> KvKey.of(Long.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> KvKey.of(Long.MAX_VALUE)).isInstanceOf(KvTypeException.class);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.key.KeyRange;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class ListSelectorTest {
   @Test
   void boundsOutsideThePrefix_areRejected() {
     assertThatThrownBy(() -> ListSelector.prefix(A).withStart(KvKey.of("b", 1)))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvArgumentException.class)
         .hasMessageStartingWith("Start key is not in the keyspace defined by prefix");
     assertThatThrownBy(() -> ListSelector.prefix(A).withStart(A))
         .hasMessageStartingWith("Start key is not in the keyspace defined by prefix");
@@ -38,7 +39,7 @@ class ListSelectorTest {
   void range_rejectsStartAfterEnd() {
     assertThat(ListSelector.range(A, A).keyRange().contains(A.encode())).isFalse();
     assertThatThrownBy(() -> ListSelector.range(KvKey.of("b"), A))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvArgumentException.class)
         .hasMessage("Start key is greater than end key: [\"b\"] > [\"a\"]");
   }
 }

@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.base.KvException;
 import dev.kvasir.base.Versionstamp;
 import picocli.CommandLine.Option;
 
@@ -25,7 +26,7 @@ final class CheckOption {
     }
     try {
       return Versionstamp.parse(expected);
-    } catch (IllegalArgumentException e) {
+    } catch (KvException e) {
       throw new IllegalArgumentException("--check takes a 20-digit hex versionstamp (as get"
           + " --json prints) or none, not '" + expected + "'");
     }

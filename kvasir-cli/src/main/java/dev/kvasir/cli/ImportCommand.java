@@ -82,7 +82,7 @@ final class ImportCommand extends DbCommand {
         Item item;
         try {
           item = parse(lineNumber, line);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | KvException e) {
           // Keep what came before the bad line, so that --skip resumes right at it.
           commit(kv, batch, committedLines);
           throw stopped(lineNumber, e.getMessage(), lineNumber - 1);

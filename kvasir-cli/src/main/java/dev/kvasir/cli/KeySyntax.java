@@ -1,6 +1,7 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvException;
 import dev.kvasir.key.KeyPart;
 import dev.kvasir.value.JsFormat;
 import java.math.BigInteger;
@@ -35,7 +36,7 @@ final class KeySyntax {
     List<Object> parts = p.parts();
     try {
       return KvKey.of(parts);
-    } catch (IllegalArgumentException e) {
+    } catch (KvException e) {
       throw new IllegalArgumentException("invalid key " + text + ": " + e.getMessage());
     }
   }

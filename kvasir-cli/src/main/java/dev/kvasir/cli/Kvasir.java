@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.ShardLimitException;
@@ -113,9 +114,9 @@ public final class Kvasir {
         || e instanceof dev.kvasir.base.KvTypeException || e instanceof ShardLimitException) {
       return FAILED;
     }
-    if (e instanceof IllegalArgumentException || e instanceof CidFormatException
-        || e instanceof DagCborException) {
-      return USAGE; // a value or CID given on the command line
+    if (e instanceof IllegalArgumentException || e instanceof KvArgumentException
+        || e instanceof CidFormatException || e instanceof DagCborException) {
+      return USAGE; // a value, cursor or CID given on the command line
     }
     return DATABASE_ERROR;
   }

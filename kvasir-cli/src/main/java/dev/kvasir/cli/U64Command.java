@@ -3,6 +3,7 @@ package dev.kvasir.cli;
 import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvException;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
 import picocli.CommandLine.Command;
@@ -30,7 +31,7 @@ abstract class U64Command extends DbCommand {
     KvU64 operand;
     try {
       operand = KvU64.of(n);
-    } catch (IllegalArgumentException e) {
+    } catch (KvException e) {
       throw new IllegalArgumentException("N must be between 0 and 2^64-1, not " + n);
     }
     AtomicOperation op = kv.atomic();

@@ -1,6 +1,7 @@
 package dev.kvasir.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.kvasir.base.KvException;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
 import java.util.Base64;
@@ -45,7 +46,7 @@ enum ValueType {
           + "); quote strings as '\"text\"' or pass --type string");
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("'" + text + "' is not a " + this);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | KvException e) {
       throw new IllegalArgumentException("'" + text + "' is not a valid " + this + " value: "
           + e.getMessage());
     }

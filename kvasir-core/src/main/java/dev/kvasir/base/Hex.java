@@ -18,11 +18,11 @@ public final class Hex {
   /**
    * Parses hex digits of either case.
    *
-   * @throws IllegalArgumentException on an odd length or a non-hex character
+   * @throws KvArgumentException on an odd length or a non-hex character
    */
   public static byte[] decode(CharSequence hex) {
     if (hex.length() % 2 != 0) {
-      throw new IllegalArgumentException("odd number of hex digits: " + hex.length());
+      throw new KvArgumentException("odd number of hex digits: " + hex.length());
     }
     byte[] out = new byte[hex.length() / 2];
     for (int i = 0; i < out.length; i++) {
@@ -34,7 +34,7 @@ public final class Hex {
   private static int digit(CharSequence hex, int index) {
     int d = Character.digit(hex.charAt(index), 16);
     if (d < 0) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           "not a hex digit at index " + index + ": '" + hex.charAt(index) + "'");
     }
     return d;

@@ -23,11 +23,11 @@ public final class Versionstamp implements Comparable<Versionstamp> {
   /**
    * A versionstamp of exactly 10 bytes.
    *
-   * @throws IllegalArgumentException for any other length
+   * @throws KvArgumentException for any other length
    */
   public static Versionstamp of(byte[] bytes) {
     if (bytes.length != LENGTH) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           "versionstamp must be 10 bytes, got " + bytes.length);
     }
     long version = 0;
@@ -45,17 +45,17 @@ public final class Versionstamp implements Comparable<Versionstamp> {
   /**
    * Parses 20 hex digits (either case), Deno's string form.
    *
-   * @throws IllegalArgumentException for anything else
+   * @throws KvArgumentException for anything else
    */
   public static Versionstamp parse(String hex) {
     if (hex.length() != 2 * LENGTH) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           "versionstamp must be 20 hex digits, got " + hex.length() + " characters: " + hex);
     }
     try {
       return of(Hex.decode(hex));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("invalid versionstamp '" + hex + "': " + e.getMessage());
+    } catch (KvArgumentException e) {
+      throw new KvArgumentException("invalid versionstamp '" + hex + "': " + e.getMessage());
     }
   }
 

@@ -1,7 +1,8 @@
 package dev.kvasir.key;
 
 import dev.kvasir.base.Hex;
-import dev.kvasir.value.JsFormat;
+import dev.kvasir.base.KvLimitException;
+import dev.kvasir.base.KvTypeException;
 import java.math.BigInteger;
 import java.util.Arrays;
 
@@ -14,33 +15,30 @@ public sealed interface KeyPart permits KeyPart.Bytes, KeyPart.Str, KeyPart.BigI
     KeyPart.Bool {
 
   /**
-   * The part for a Java value: {@code String}, {@code byte[]}, {@code BigInteger}, {@code
-   * Boolean}, or a number ({@code Double}, {@code Float}, {@code Integer}, {@code Long}, {@code
-   * Short}, {@code Byte}). A {@code KeyPart} is returned as it is.
+   * The part for a Java value (docs/keys.md §8): {@code String}, {@code byte[]}, {@code
+   * BigInteger}, {@code Boolean}, a number ({@code Double}, {@code Float}, {@code Integer},
+   * {@code Long}, {@code Short}, {@code Byte}), or, as a string part, a {@code UUID}, an enum
+   * constant (its name), an {@code Instant} or a {@code LocalDate} (fixed-width ISO 8601, so
+   * that their order is the parts' order). A {@code KeyPart} is returned as it is.
    *
-   * @throws IllegalArgumentException for any other type, for null, for a {@code Long} that a
-   *     double cannot hold exactly, and for a bigint of more than 255 magnitude bytes
+   * @throws KvTypeException for any other type, for null, for a {@code Long} that a double
+   *     cannot hold exactly, and for an instant outside the years 0 to 9999
+   * @throws KvLimitException for a bigint of more than 255 magnitude bytes
    */
   static KeyPart of(Object value) {
-    if (value instanceof KeyPart part) {
-      return part;
-    } else if (value instanceof String s) {
-      return new Str(s);
-    } else if (value instanceof byte[] b) {
-      return new Bytes(b);
-    } else if (value instanceof BigInteger i) {
-      return new BigInt(i);
-    } else if (value instanceof Boolean b) {
-      return new Bool(b);
-    } else if (value instanceof Long l) {
-      return new Num(JsFormat.exactDouble(l));
-    } else if (value instanceof Double || value instanceof Float || value instanceof Integer
-        || value instanceof Short || value instanceof Byte) {
-      return new Num(((Number) value).doubleValue());
-    }
-    String type = value == null ? "null" : value.getClass().getName();
-    throw new IllegalArgumentException("unsupported key part type " + type
-        + " (expected String, byte[], BigInteger, Boolean or a number)");
+    return JavaKeyParts.part(value);
+  }
+
+  /**
+   * This part as {@code type}: the Java types {@link #of} takes ({@code String}, {@code UUID},
+   * enums, {@code Instant} and {@code LocalDate} from a string part; {@code long}, {@code
+   * int}, {@code double} from a number part holding one exactly; {@code BigInteger}, also from
+   * an integral number; {@code byte[]}; {@code boolean}), or a {@code KeyPart} type.
+   *
+   * @throws KvTypeException if this part does not hold a {@code type}
+   */
+  default <T> T as(Class<T> type) {
+    return JavaKeyParts.as(this, type);
   }
 
   /** A byte string (type code 0x01); reads back as {@code Uint8Array} in Deno. */
@@ -88,7 +86,7 @@ public sealed interface KeyPart permits KeyPart.Bytes, KeyPart.Str, KeyPart.BigI
 
     public BigInt {
       if ((value.abs().bitLength() + 7) / 8 > MAX_MAGNITUDE_BYTES) {
-        throw new IllegalArgumentException(
+        throw new KvLimitException(
             "bigint key part requires more than 255 bytes to be represented");
       }
     }

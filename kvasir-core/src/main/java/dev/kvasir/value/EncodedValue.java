@@ -60,7 +60,8 @@ public final class EncodedValue {
   /**
    * Encodes a Java value.
    *
-   * @throws IllegalArgumentException if the value (or something inside it) is not serializable
+   * @throws dev.kvasir.base.KvTypeException if the value (or something inside it) is not
+   *     serializable, naming its path
    */
   public static EncodedValue of(Object value) {
     if (value instanceof byte[] bytes) {

@@ -1,5 +1,7 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvArgumentException;
+
 /**
  * A JS {@code ArrayBuffer}: raw bytes that typed-array views share. Mutable, as in JS; a
  * resizable buffer also has a maximum length. Not thread-safe.
@@ -22,11 +24,11 @@ public final class JsArrayBuffer {
    * A resizable buffer ({@code new ArrayBuffer(n, {maxByteLength})}) holding a copy of {@code
    * bytes}.
    *
-   * @throws IllegalArgumentException if {@code maxByteLength < bytes.length}
+   * @throws KvArgumentException if {@code maxByteLength < bytes.length}
    */
   public static JsArrayBuffer resizable(byte[] bytes, int maxByteLength) {
     if (maxByteLength < bytes.length) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           "maxByteLength " + maxByteLength + " < byteLength " + bytes.length);
     }
     return new JsArrayBuffer(bytes.clone(), maxByteLength);

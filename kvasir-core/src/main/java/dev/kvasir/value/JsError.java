@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvArgumentException;
 import java.util.Objects;
 
 /**
@@ -39,7 +40,7 @@ public final class JsError {
           return k;
         }
       }
-      throw new IllegalArgumentException("not a JS error type: " + name);
+      throw new KvArgumentException("not a JS error type: " + name);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvTypeException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -11,13 +12,13 @@ public final class JsFormat {
   /**
    * The double equal to {@code value}.
    *
-   * @throws IllegalArgumentException if a double cannot hold it exactly (no silent rounding)
+   * @throws KvTypeException if a double cannot hold it exactly (no silent rounding)
    */
   public static double exactDouble(long value) {
     double d = value;
     // (long) 2^63 saturates back to Long.MAX_VALUE, so that case needs its own test.
     if (d == 0x1p63 || (long) d != value) {
-      throw new IllegalArgumentException("Long " + value
+      throw new KvTypeException("Long " + value
           + " cannot be represented exactly as a JS number; use BigInteger for a bigint");
     }
     return d;

@@ -1,5 +1,7 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvArgumentException;
+
 /**
  * A JS regular expression: its source text and flags. Flags are kept in JS's canonical order
  * ({@code dgimsuvy}); an empty source becomes {@code (?:)} as in JS; the source is not
@@ -10,7 +12,7 @@ public record JsRegExp(String source, String flags) {
   static final String CANONICAL_ORDER = "dgimsuvy";
 
   /**
-   * @throws IllegalArgumentException for an unknown or repeated flag
+   * @throws KvArgumentException for an unknown or repeated flag
    */
   public JsRegExp {
     if (source == null || flags == null) {
@@ -30,7 +32,7 @@ public record JsRegExp(String source, String flags) {
     for (int i = 0; i < flags.length(); i++) {
       int bit = bit(flags.charAt(i));
       if (bit == 0 || (bits & bit) != 0) {
-        throw new IllegalArgumentException("invalid regular expression flags '" + flags + "'");
+        throw new KvArgumentException("invalid regular expression flags '" + flags + "'");
       }
       bits |= bit;
     }

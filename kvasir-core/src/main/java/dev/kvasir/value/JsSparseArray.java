@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvArgumentException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,11 +19,11 @@ public final class JsSparseArray {
   private final LinkedHashMap<String, Object> properties = new LinkedHashMap<>();
 
   /**
-   * @throws IllegalArgumentException if {@code length} is outside {@code [0, 2^32 − 1]}
+   * @throws KvArgumentException if {@code length} is outside {@code [0, 2^32 − 1]}
    */
   public JsSparseArray(long length) {
     if (length < 0 || length > MAX_LENGTH) {
-      throw new IllegalArgumentException("array length out of range: " + length);
+      throw new KvArgumentException("array length out of range: " + length);
     }
     this.length = length;
   }

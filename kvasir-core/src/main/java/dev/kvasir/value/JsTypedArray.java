@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvArgumentException;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -51,7 +52,7 @@ public final class JsTypedArray {
           return k;
         }
       }
-      throw new IllegalArgumentException("not a typed array type: " + name);
+      throw new KvArgumentException("not a typed array type: " + name);
     }
 
     static Kind ofTag(int tag) {
@@ -75,15 +76,15 @@ public final class JsTypedArray {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.buffer = Objects.requireNonNull(buffer, "buffer");
     if (byteOffset < 0 || byteLength < 0 || byteOffset > buffer.byteLength() - byteLength) {
-      throw new IllegalArgumentException("view [" + byteOffset + ", +" + byteLength
+      throw new KvArgumentException("view [" + byteOffset + ", +" + byteLength
           + ") outside buffer of " + buffer.byteLength() + " bytes");
     }
     if (byteOffset % kind.elementSize != 0 || byteLength % kind.elementSize != 0) {
-      throw new IllegalArgumentException(kind.jsName + " offset and length must be multiples of "
+      throw new KvArgumentException(kind.jsName + " offset and length must be multiples of "
           + kind.elementSize + ": offset " + byteOffset + ", byteLength " + byteLength);
     }
     if (lengthTracking && !buffer.isResizable()) {
-      throw new IllegalArgumentException("a length-tracking view needs a resizable buffer");
+      throw new KvArgumentException("a length-tracking view needs a resizable buffer");
     }
     this.byteOffset = byteOffset;
     this.byteLength = byteLength;
@@ -94,7 +95,7 @@ public final class JsTypedArray {
    * A view of {@code length} elements ({@code byteLength} for a DataView) starting at byte
    * {@code byteOffset} of {@code buffer}.
    *
-   * @throws IllegalArgumentException if the view does not fit the buffer or is misaligned
+   * @throws KvArgumentException if the view does not fit the buffer or is misaligned
    */
   public static JsTypedArray of(Kind kind, JsArrayBuffer buffer, int byteOffset, int length) {
     return new JsTypedArray(kind, buffer, byteOffset, Math.multiplyExact(length,

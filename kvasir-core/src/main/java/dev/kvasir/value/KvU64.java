@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvDecodeException;
 import java.math.BigInteger;
 
@@ -24,11 +25,11 @@ public final class KvU64 implements Comparable<KvU64> {
   /**
    * A non-negative value.
    *
-   * @throws IllegalArgumentException if {@code value} is negative
+   * @throws KvArgumentException if {@code value} is negative
    */
   public static KvU64 of(long value) {
     if (value < 0) {
-      throw new IllegalArgumentException("KvU64 must be a positive integer: " + value
+      throw new KvArgumentException("KvU64 must be a positive integer: " + value
           + " (use ofUnsignedBits for values of 2^63 and more)");
     }
     return new KvU64(value);
@@ -42,14 +43,14 @@ public final class KvU64 implements Comparable<KvU64> {
   /**
    * A value in {@code [0, 2^64)}.
    *
-   * @throws IllegalArgumentException outside that range
+   * @throws KvArgumentException outside that range
    */
   public static KvU64 of(BigInteger value) {
     if (value.signum() < 0) {
-      throw new IllegalArgumentException("KvU64 must be a positive integer: " + value);
+      throw new KvArgumentException("KvU64 must be a positive integer: " + value);
     }
     if (value.compareTo(TWO_TO_64) >= 0) {
-      throw new IllegalArgumentException(
+      throw new KvArgumentException(
           "KvU64 must fit in a 64-bit unsigned integer: " + value);
     }
     return new KvU64(value.longValue());

@@ -24,7 +24,7 @@ public final class V8 {
   /**
    * Serializes with header {@code ff 10}, as Deno 2.9.6 does.
    *
-   * @throws IllegalArgumentException naming the path inside the value and the unsupported
+   * @throws dev.kvasir.base.KvTypeException naming the path inside the value and the unsupported
    *     type or value ({@code value.items[3].owner: java.io.File is not serializable})
    */
   public static byte[] serialize(Object value) {

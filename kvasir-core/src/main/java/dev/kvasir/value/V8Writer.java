@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.base.KvTypeException;
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -51,10 +52,10 @@ final class V8Writer {
     try {
       writer.writeValue(value);
     } catch (PathError e) {
-      throw new IllegalArgumentException("value" + e.path() + ": " + e.getMessage(), e);
+      throw new KvTypeException("value" + e.path() + ": " + e.getMessage());
     } catch (StackOverflowError e) {
       // Only on threads with unusually small stacks; MAX_DEPTH keeps default stacks safe.
-      throw new IllegalArgumentException("value nested too deeply for this thread's stack "
+      throw new KvTypeException("value nested too deeply for this thread's stack "
           + "(depth " + writer.depth + "); write it on a thread with a larger stack");
     }
     return writer.out.toArray();
@@ -165,7 +166,7 @@ final class V8Writer {
   private static double exactDouble(long l) {
     try {
       return JsFormat.exactDouble(l);
-    } catch (IllegalArgumentException e) {
+    } catch (KvTypeException e) {
       throw new PathError(e.getMessage());
     }
   }

@@ -23,7 +23,7 @@ class VersionstampTest {
 
   @Test
   void parse_rejectsAnythingButTwentyHexDigits() {
-    assertThatThrownBy(() -> Versionstamp.parse("0000")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Versionstamp.parse("0000")).isInstanceOf(KvArgumentException.class)
         .hasMessageContaining("20 hex digits");
     assertThatThrownBy(() -> Versionstamp.parse("00000000000000060g00"))
         .hasMessageContaining("not a hex digit at index 17");

@@ -7,6 +7,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
 import dev.kvasir.base.Hex;
 import dev.kvasir.base.KvLimitException;
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.golden.Vectors.KeyVector;
 import java.math.BigInteger;
 import java.util.Comparator;
@@ -89,7 +90,7 @@ class KeyVectorsTest {
   void unsupportedPartTypes_areRejectedWithIndexAndType() {
     for (Object bad : new Object[] {null, new Object(), new java.util.HashMap<>(), 'c'}) {
       assertThatThrownBy(() -> KvKey.of("ok", bad))
-          .isInstanceOf(IllegalArgumentException.class)
+          .isInstanceOf(KvTypeException.class)
           .hasMessageStartingWith("key part 1: unsupported key part type "
               + (bad == null ? "null" : bad.getClass().getName()));
     }
@@ -99,7 +100,7 @@ class KeyVectorsTest {
   void bigintOver255Bytes_isRejected() {
     BigInteger tooBig = BigInteger.TWO.pow(2040);
     assertThatThrownBy(() -> KvKey.of(tooBig))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvLimitException.class)
         .hasMessageContaining("requires more than 255 bytes");
     assertThat(KvKey.of(tooBig.subtract(BigInteger.ONE)).encodedLength()).isEqualTo(257);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvDecodeException;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class KvU64Test {
 
   @Test
   void outOfRange_isRejected() {
-    assertThatThrownBy(() -> KvU64.of(-1)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> KvU64.of(-1)).isInstanceOf(KvArgumentException.class)
         .hasMessageStartingWith("KvU64 must be a positive integer: -1");
     assertThatThrownBy(() -> KvU64.of(MAX.add(BigInteger.ONE)))
         .hasMessageStartingWith("KvU64 must fit in a 64-bit unsigned integer");

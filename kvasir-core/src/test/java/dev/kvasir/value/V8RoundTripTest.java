@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvTypeException;
 import java.io.File;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -96,7 +97,7 @@ class V8RoundTripTest {
     assertThat(Hex.encode(V8.serialize(2147483648L))).isEqualTo("ff104e000000000000e041");
     assertThat(roundTrip(7L)).isEqualTo(7.0);
     assertThatThrownBy(() -> V8.serialize(Map.of("n", List.of(1L << 53 | 1))))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvTypeException.class)
         .hasMessageStartingWith("value.n[0]: Long 9007199254740993 cannot be represented");
   }
 
@@ -173,7 +174,7 @@ class V8RoundTripTest {
     Map<String, Object> owner = Map.of("owner", new File("x"));
     Map<String, Object> value = Map.of("items", List.of(1, 2, 3, owner));
     assertThatThrownBy(() -> V8.serialize(value))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvTypeException.class)
         .hasMessage("value.items[3].owner: java.io.File is not serializable");
     assertThatThrownBy(() -> V8.serialize(new JsMap().put("k", new Object())))
         .hasMessage("value<entry 0>: java.lang.Object is not serializable");
@@ -191,7 +192,7 @@ class V8RoundTripTest {
       current = next;
     }
     assertThatThrownBy(() -> V8.serialize(root))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvTypeException.class)
         .hasMessageContaining("nested deeper than " + V8Tags.MAX_DEPTH + " levels");
   }
 
