@@ -11,6 +11,7 @@ module dev.kvasir.core {
   exports dev.kvasir;
   exports dev.kvasir.base;
   exports dev.kvasir.key;
+  exports dev.kvasir.mapping;
   exports dev.kvasir.value;
   exports dev.kvasir.spi;
   exports dev.kvasir.engine;

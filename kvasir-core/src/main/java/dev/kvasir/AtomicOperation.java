@@ -104,9 +104,13 @@ public final class AtomicOperation {
     return this;
   }
 
-  /** {@link #sum(KvKey, KvU64)} of {@code KvU64.of(n)}; {@code n} must not be negative. */
+  /**
+   * Adds {@code n} to the u64 at {@code key}: a negative {@code n} subtracts. u64 arithmetic
+   * wraps around as Deno's does, so 0 − 1 is 2^64 − 1; a counter that must stop at zero checks
+   * first ({@link Kv#transact}).
+   */
   public AtomicOperation sum(KvKey key, long n) {
-    return sum(key, KvU64.of(n));
+    return sum(key, KvU64.ofUnsignedBits(n)); // two's complement: 2^64 + n for a negative n
   }
 
   /**
@@ -151,7 +155,7 @@ public final class AtomicOperation {
 
   /** Enqueues {@code value} with a delay, dead-letter keys and backoff schedule. */
   public AtomicOperation enqueue(Object value, EnqueueOptions options) {
-    byte[] payload = V8.serialize(value);
+    byte[] payload = V8.serialize(value, kv.mapper());
     Limits.checkPayload(payload.length);
     List<RawKey> keys = new ArrayList<>();
     for (KvKey k : options.keysIfUndelivered()) {
@@ -180,9 +184,10 @@ public final class AtomicOperation {
     return kv.write(write);
   }
 
-  private static EncodedValue encode(Object value) {
+  private EncodedValue encode(Object value) {
     // An EncodedValue is stored as it is: bytes copied from elsewhere keep their exact form.
-    EncodedValue encoded = value instanceof EncodedValue e ? e : EncodedValue.of(value);
+    EncodedValue encoded = value instanceof EncodedValue e ? e
+        : EncodedValue.of(value, kv.mapper());
     Limits.checkValue(encoded.size());
     return encoded;
   }

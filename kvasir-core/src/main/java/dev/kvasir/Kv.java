@@ -1,12 +1,15 @@
 package dev.kvasir;
 
 import dev.kvasir.base.Consistency;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvConflictException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvLimitException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.base.MeterSink;
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.mapping.ValueMapper;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
@@ -15,12 +18,17 @@ import dev.kvasir.spi.ReadRange;
 import dev.kvasir.value.KvU64;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -39,15 +47,22 @@ import java.util.function.LongConsumer;
  * Thread-safe. After {@link #close()} every operation throws {@link KvClosedException}.
  */
 public final class Kv implements AutoCloseable {
+  /** Listing a whole selection, for counting and deleting it. */
+  private static final ListOptions WHOLE = ListOptions.defaults().batchSize(1000);
+
   private final KvEngine engine;
+  private final ValueMapper mapper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<WatchStream> watches = ConcurrentHashMap.newKeySet();
   private final Set<QueueListener> listeners = ConcurrentHashMap.newKeySet();
   private volatile LongConsumer committed = n -> { };
   private volatile LongConsumer checkFailed = n -> { };
+  private volatile LongConsumer transactions = n -> { };
+  private volatile LongConsumer conflicts = n -> { };
 
-  private Kv(KvEngine engine) {
+  private Kv(KvEngine engine, ValueMapper mapper) {
     this.engine = engine;
+    this.mapper = mapper;
   }
 
   /** Opens {@code location} with default options; see {@link #open(String, KvOptions)}. */
@@ -64,12 +79,67 @@ public final class Kv implements AutoCloseable {
    * @see Engines
    */
   public static Kv open(String location, KvOptions options) {
-    return new Kv(Engines.open(location, options));
+    return builder(location).options(options).open();
   }
 
   /** A database over an engine built by hand; the {@code Kv} owns and closes it. */
   public static Kv of(KvEngine engine) {
-    return new Kv(engine);
+    return builder(engine).open();
+  }
+
+  /**
+   * Opens {@code location} with more than options:
+   * {@code Kv.builder("app.sqlite3").options(…).mapper(…).open()}.
+   */
+  public static Builder builder(String location) {
+    return new Builder(Objects.requireNonNull(location, "location"), null);
+  }
+
+  /** A database over an engine built by hand, with more than {@link #of(KvEngine)} sets. */
+  public static Builder builder(KvEngine engine) {
+    return new Builder(null, Objects.requireNonNull(engine, "engine"));
+  }
+
+  /** How a {@link Kv} is opened; {@link Kv#builder(String)}. Not thread-safe. */
+  public static final class Builder {
+    private final String location;
+    private final KvEngine engine;
+    private KvOptions options = KvOptions.defaults();
+    private ValueMapper mapper = ValueMapper.defaults();
+
+    private Builder(String location, KvEngine engine) {
+      this.location = location;
+      this.engine = engine;
+    }
+
+    /** The engine's options (docs for each engine name them); default none. */
+    public Builder options(KvOptions options) {
+      this.options = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /**
+     * How values are written and read as Java types (docs/mapping.md); default {@link
+     * ValueMapper#defaults()}.
+     */
+    public Builder mapper(ValueMapper mapper) {
+      this.mapper = Objects.requireNonNull(mapper, "mapper");
+      return this;
+    }
+
+    /**
+     * Opens the database.
+     *
+     * @throws KvException naming the engines found if none takes the location
+     */
+    public Kv open() {
+      return new Kv(engine != null ? engine : Engines.open(location, options), mapper);
+    }
+  }
+
+  /** How this database maps values to Java types. */
+  public ValueMapper mapper() {
+    return mapper;
   }
 
   /** The entry at {@code key}; if absent, an entry whose value and versionstamp are null. */
@@ -100,8 +170,8 @@ public final class Kv implements AutoCloseable {
     List<KvEntry> out = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
       List<RawEntry> one = read.get(i);
-      out.add(one.isEmpty() ? KvEntry.missing(keys.get(i))
-          : new KvEntry(keys.get(i), one.get(0).value(), one.get(0).versionstamp()));
+      out.add(one.isEmpty() ? KvEntry.missing(keys.get(i), mapper)
+          : new KvEntry(keys.get(i), one.get(0).value(), one.get(0).versionstamp(), mapper));
     }
     return out;
   }
@@ -136,12 +206,147 @@ public final class Kv implements AutoCloseable {
   /**
    * The entries selected, fetched lazily in batches.
    *
-   * @throws IllegalArgumentException for a malformed or out-of-range cursor
+   * @throws KvArgumentException for a malformed or out-of-range cursor, or a depth limit on a
+   *     range selector
    * @throws KvLimitException if a bound is too long or {@code batchSize} exceeds 1000
    */
   public KvListIterator list(ListSelector selector, ListOptions options) {
     ensureOpen();
     return new KvListIterator(this, selector, options);
+  }
+
+  /**
+   * The keys selected, without decoding a value (Deno's keys-only listing); see {@link
+   * #list(ListSelector, ListOptions)}.
+   */
+  public Iterator<KvKey> listKeys(ListSelector selector, ListOptions options) {
+    return list(selector, options).keys();
+  }
+
+  /** How many keys the selection holds now; reads every key, in batches of 1000. */
+  public long count(ListSelector selector) {
+    long n = 0;
+    for (Iterator<KvKey> it = listKeys(selector, WHOLE); it.hasNext(); it.next()) {
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Deletes every key the selection holds, in atomic operations within Deno's limits (1000
+   * mutations, 800 KiB of keys each): the range as a whole is not deleted atomically, and keys
+   * written meanwhile may be deleted or not. Watchers hear each batch.
+   *
+   * @return how many keys were deleted
+   */
+  public long deleteRange(ListSelector selector) {
+    long deleted = 0;
+    AtomicOperation batch = atomic();
+    int inBatch = 0;
+    long batchBytes = 0;
+    for (Iterator<KvKey> it = listKeys(selector, WHOLE); it.hasNext(); ) {
+      KvKey key = it.next();
+      if (inBatch == Limits.MAX_MUTATIONS
+          || batchBytes + key.encodedLength() > Limits.MAX_TOTAL_MUTATION_BYTES) {
+        batch.commit();
+        deleted += inBatch;
+        batch = atomic();
+        inBatch = 0;
+        batchBytes = 0;
+      }
+      batch.delete(key);
+      inBatch++;
+      batchBytes += key.encodedLength();
+    }
+    if (inBatch > 0) {
+      batch.commit();
+      deleted += inBatch;
+    }
+    return deleted;
+  }
+
+  /**
+   * The entries of any number of keys, in order, read {@link Limits#MAX_READ_RANGES} at a time:
+   * each group of ten is one snapshot, the whole list is not.
+   */
+  public List<KvEntry> getAll(List<KvKey> keys) {
+    List<KvEntry> out = new ArrayList<>(keys.size());
+    for (int from = 0; from < keys.size(); from += Limits.MAX_READ_RANGES) {
+      out.addAll(getMany(keys.subList(from, Math.min(keys.size(),
+          from + Limits.MAX_READ_RANGES))));
+    }
+    return out;
+  }
+
+  /**
+   * Runs {@code work} as an optimistic transaction (docs/atomic.md §8), retrying it with
+   * {@link TransactOptions#defaults()}; see {@link #transact(TransactOptions, Function)}.
+   */
+  public <T> T transact(Function<KvTransaction, T> work) {
+    return transact(TransactOptions.defaults(), work);
+  }
+
+  /**
+   * Runs {@code work} as an optimistic transaction, as FoundationDB's {@code run} does: its reads
+   * through the {@link KvTransaction} become checks, its writes commit with them in one atomic
+   * operation, and when a check fails (another commit changed a key it read) it runs again,
+   * after a growing random pause, up to {@code options.maxAttempts()} times. {@code work} may
+   * run more than once, so it should do nothing but read and write through its transaction.
+   *
+   * <pre>{@code
+   * long next = kv.transact(tx -> {
+   *   long n = tx.get(counter).value(Long.class);
+   *   tx.set(counter, n + 1);
+   *   return n + 1;
+   * });
+   * }</pre>
+   *
+   * @return what {@code work} returned in the attempt that committed
+   * @throws KvConflictException when the last attempt's check failed too; nothing was applied
+   */
+  public <T> T transact(TransactOptions options, Function<KvTransaction, T> work) {
+    ensureOpen();
+    long bound = Math.max(1, options.firstBackoff().toNanos());
+    for (int attempt = 1; ; attempt++) {
+      KvTransaction tx = new KvTransaction(this);
+      T result = work.apply(tx);
+      if (tx.commit().ok()) {
+        transactions.accept(1);
+        return result;
+      }
+      conflicts.accept(1);
+      if (attempt == options.maxAttempts()) {
+        throw new KvConflictException("the transaction met other commits to the keys it read "
+            + attempt + " times in a row and gave up (TransactOptions.maxAttempts)", attempt);
+      }
+      try {
+        TimeUnit.NANOSECONDS.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new KvException("interrupted between attempts of a transaction; nothing of it"
+            + " was applied", e);
+      }
+      bound = Math.min(bound * 2, options.maxBackoff().toNanos());
+    }
+  }
+
+  /**
+   * Adds {@code n} to the u64 at {@code key} (missing: 0) in a commit of its own; a negative
+   * {@code n} subtracts, wrapping around below zero; see {@link AtomicOperation#sum(KvKey,
+   * long)}.
+   */
+  public CommitResult sum(KvKey key, long n) {
+    return atomic().sum(key, n).commit();
+  }
+
+  /** Keeps the smaller of the u64 at {@code key} and {@code n}, in a commit of its own. */
+  public CommitResult min(KvKey key, long n) {
+    return atomic().min(key, n).commit();
+  }
+
+  /** Keeps the larger of the u64 at {@code key} and {@code n}, in a commit of its own. */
+  public CommitResult max(KvKey key, long n) {
+    return atomic().max(key, n).commit();
   }
 
   /** A new atomic operation on this database. */
@@ -222,6 +427,10 @@ public final class Kv implements AutoCloseable {
     checkFailed = checkFailed.andThen(sink.counter("kvasir.commits", what,
         "outcome", "check_failed"));
     sink.gauge("kvasir.watches.open", "Watch streams open now", watches::size);
+    transactions = transactions.andThen(sink.counter("kvasir.transactions",
+        "Transactions (Kv.transact) committed"));
+    conflicts = conflicts.andThen(sink.counter("kvasir.transaction.conflicts",
+        "Attempts of transactions whose checks failed, each retried or given up"));
     engine.bindMeters(sink);
   }
 

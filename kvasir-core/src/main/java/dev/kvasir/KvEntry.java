@@ -4,6 +4,8 @@ import dev.kvasir.base.KvCorruptEntryException;
 import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.base.KvTypeException;
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.mapping.TypeRef;
+import dev.kvasir.mapping.ValueMapper;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.KvU64;
 import java.util.Objects;
@@ -17,17 +19,19 @@ public final class KvEntry {
   private final KvKey key;
   private final EncodedValue encoded;
   private final Versionstamp versionstamp;
+  private final ValueMapper mapper;
   private volatile Object decoded;
   private volatile boolean isDecoded;
 
-  KvEntry(KvKey key, EncodedValue encoded, Versionstamp versionstamp) {
+  KvEntry(KvKey key, EncodedValue encoded, Versionstamp versionstamp, ValueMapper mapper) {
     this.key = Objects.requireNonNull(key, "key");
     this.encoded = encoded;
     this.versionstamp = versionstamp;
+    this.mapper = mapper;
   }
 
-  static KvEntry missing(KvKey key) {
-    return new KvEntry(key, null, null);
+  static KvEntry missing(KvKey key, ValueMapper mapper) {
+    return new KvEntry(key, null, null, mapper);
   }
 
   public KvKey key() {
@@ -63,14 +67,24 @@ public final class KvEntry {
   }
 
   /**
-   * The value converted to {@code type}: a record or class of the value model, a boxed or
-   * primitive number (integral targets need an integral value in range), {@code String},
-   * {@code Instant}, an enum by name, arrays, and {@code Map}/{@code List} of those.
+   * The value as {@code type}, by the database's {@link ValueMapper} (docs/mapping.md): a
+   * record or JavaBean from an object, a boxed or primitive number (integral targets need an
+   * integral value in range), {@code String}, an enum by name, {@code UUID}, {@code java.time}
+   * types, {@code Optional}, arrays, and {@code Map}/{@code List} of those.
    *
    * @throws KvTypeException naming the path inside the value that does not fit
    */
   public <T> T value(Class<T> type) {
-    return ValueConverter.convert(value(), type);
+    return mapper.read(value(), type);
+  }
+
+  /**
+   * The value as a generic type: {@code entry.value(new TypeRef<List<User>>() {})}.
+   *
+   * @throws KvTypeException naming the path inside the value that does not fit
+   */
+  public <T> T value(TypeRef<T> type) {
+    return mapper.read(value(), type);
   }
 
   /** The stored encoding and bytes, or {@code null} if the key does not exist. */

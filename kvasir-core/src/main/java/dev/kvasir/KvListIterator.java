@@ -32,6 +32,10 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
   private final int batchSize;
   private final boolean reverse;
   private final Consistency consistency;
+  /** The most parts a listed key may have (the prefix's and the depth's), or 0 for no limit. */
+  private final int maxParts;
+  /** The next entry's key, once {@link #hasNext} decoded it to check its depth. */
+  private KvKey peeked;
   /** The batch being walked, and the index of its next entry. */
   private List<RawEntry> batch = List.of();
   private int next;
@@ -56,6 +60,10 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     Limits.checkReadEntries(batchSize);
     this.reverse = options.reverse();
     this.consistency = options.consistency();
+    if (options.depth() > 0 && keyPrefix == null) {
+      throw new KvArgumentException("a depth limit needs a prefix selector, not " + selector);
+    }
+    this.maxParts = options.depth() > 0 ? keyPrefix.size() + options.depth() : 0;
     if (!options.cursor().isEmpty()) {
       resumeAt(RawKey.of(concat(cursorPrefix, Cursors.decode(options.cursor()))));
     }
@@ -63,17 +71,50 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
 
   @Override
   public boolean hasNext() {
-    if (returned >= limit || exhausted) {
-      return false;
+    while (true) {
+      if (returned >= limit || exhausted) {
+        return false;
+      }
+      if (next == batch.size() && !lastBatch) {
+        fetch();
+      }
+      if (next == batch.size()) {
+        exhausted = true;
+        return false;
+      }
+      if (maxParts == 0 || withinDepth()) {
+        return true;
+      }
     }
-    if (next == batch.size() && !lastBatch) {
-      fetch();
+  }
+
+  /**
+   * Whether the next entry lies within the depth limit; if not, skips the whole subtree it lies
+   * in, whose root has the most parts allowed (docs/list.md §9).
+   */
+  private boolean withinDepth() {
+    if (peeked == null) {
+      try {
+        peeked = KvKey.decodeShared(batch.get(next).key().sharedBytes(), keyPrefix);
+      } catch (KvDecodeException e) {
+        return true; // next() reports it
+      }
     }
-    if (next == batch.size()) {
-      exhausted = true;
-      return false;
+    if (peeked.size() <= maxParts) {
+      return true;
     }
-    return true;
+    RawKey root = KvKey.of(peeked.parts().subList(0, maxParts).toArray()).raw();
+    peeked = null;
+    // Every key below the root lies in [root‖00, root‖FF): step over that range.
+    if (reverse) {
+      end = root.append(0x00);
+    } else {
+      start = root.append(0xff);
+    }
+    batch = List.of();
+    next = 0;
+    lastBatch = start.compareTo(end) >= 0;
+    return false;
   }
 
   /**
@@ -90,19 +131,37 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     RawEntry raw = batch.get(next++);
     returned++;
     lastKey = raw.key();
-    KvKey key;
-    try {
-      key = KvKey.decodeShared(raw.key().sharedBytes(), keyPrefix);
-    } catch (KvDecodeException e) {
-      throw new KvCorruptEntryException(raw.key().sharedBytes(), null, e.getMessage());
+    KvKey key = peeked;
+    peeked = null;
+    if (key == null) {
+      try {
+        key = KvKey.decodeShared(raw.key().sharedBytes(), keyPrefix);
+      } catch (KvDecodeException e) {
+        throw new KvCorruptEntryException(raw.key().sharedBytes(), null, e.getMessage());
+      }
     }
-    return new KvEntry(key, raw.value(), raw.versionstamp());
+    return new KvEntry(key, raw.value(), raw.versionstamp(), kv.mapper());
   }
 
   /** This iterator itself: a list can be walked once, e.g. by a for-each loop. */
   @Override
   public Iterator<KvEntry> iterator() {
     return this;
+  }
+
+  /** The keys of the remaining entries; their values are never decoded. */
+  public Iterator<KvKey> keys() {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return KvListIterator.this.hasNext();
+      }
+
+      @Override
+      public KvKey next() {
+        return KvListIterator.this.next().key();
+      }
+    };
   }
 
   /** The remaining entries as a sequential stream. */

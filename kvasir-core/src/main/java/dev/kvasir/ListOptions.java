@@ -20,25 +20,29 @@ import java.util.Objects;
  *   <li>{@code batchSize}: entries per engine read; by default the limit, at most 500, or 100.
  *       At most 1000.
  *   <li>{@code consistency}: {@link Consistency#STRONG} by default.
+ *   <li>{@code depth}: only keys so many parts below a prefix selector's prefix; no limit by
+ *       default.
  * </ul>
  */
 public final class ListOptions {
   private static final ListOptions DEFAULTS =
-      new ListOptions(0, false, "", 0, Consistency.STRONG);
+      new ListOptions(0, false, "", 0, Consistency.STRONG, 0);
 
   private final int limit;
   private final boolean reverse;
   private final String cursor;
   private final int batchSize;
   private final Consistency consistency;
+  private final int depth;
 
-  private ListOptions(
-      int limit, boolean reverse, String cursor, int batchSize, Consistency consistency) {
+  private ListOptions(int limit, boolean reverse, String cursor, int batchSize,
+      Consistency consistency, int depth) {
     this.limit = limit;
     this.reverse = reverse;
     this.cursor = cursor;
     this.batchSize = batchSize;
     this.consistency = consistency;
+    this.depth = depth;
   }
 
   public static ListOptions defaults() {
@@ -50,16 +54,16 @@ public final class ListOptions {
     if (limit <= 0) {
       throw new KvArgumentException("Limit must be a positive integer: received " + limit);
     }
-    return new ListOptions(limit, reverse, cursor, batchSize, consistency);
+    return new ListOptions(limit, reverse, cursor, batchSize, consistency, depth);
   }
 
   public ListOptions reverse(boolean reverse) {
-    return new ListOptions(limit, reverse, cursor, batchSize, consistency);
+    return new ListOptions(limit, reverse, cursor, batchSize, consistency, depth);
   }
 
   /** A cursor from {@link KvListIterator#cursor()}; {@code ""} or {@code null} for none. */
   public ListOptions cursor(String cursor) {
-    return new ListOptions(limit, reverse, cursor == null ? "" : cursor, batchSize, consistency);
+    return new ListOptions(limit, reverse, cursor == null ? "" : cursor, batchSize, consistency, depth);
   }
 
   /** @throws KvArgumentException unless {@code batchSize > 0} */
@@ -68,12 +72,32 @@ public final class ListOptions {
       throw new KvArgumentException(
           "batchSize must be a positive integer: received " + batchSize);
     }
-    return new ListOptions(limit, reverse, cursor, batchSize, consistency);
+    return new ListOptions(limit, reverse, cursor, batchSize, consistency, depth);
   }
 
   public ListOptions consistency(Consistency consistency) {
     return new ListOptions(limit, reverse, cursor, batchSize,
-        Objects.requireNonNull(consistency, "consistency"));
+        Objects.requireNonNull(consistency, "consistency"), depth);
+  }
+
+  /**
+   * Only keys at most {@code depth} parts below a prefix selector's prefix, as a directory
+   * listing: with depth 1 under {@code ["users"]}, {@code ["users", "alice"]} but not {@code
+   * ["users", "alice", "posts"]}. Deeper entries are skipped a subtree at a time, not read one
+   * by one.
+   *
+   * @throws KvArgumentException unless {@code depth > 0}
+   */
+  public ListOptions depth(int depth) {
+    if (depth <= 0) {
+      throw new KvArgumentException("depth must be a positive integer: received " + depth);
+    }
+    return new ListOptions(limit, reverse, cursor, batchSize, consistency, depth);
+  }
+
+  /** The depth limit, or 0 for none. */
+  public int depth() {
+    return depth;
   }
 
   /** The limit, or 0 for none. */
@@ -104,6 +128,7 @@ public final class ListOptions {
   @Override
   public String toString() {
     return "ListOptions[limit=" + limit + ", reverse=" + reverse + ", cursor=" + cursor
-        + ", batchSize=" + batchSize() + ", consistency=" + consistency + "]";
+        + ", batchSize=" + batchSize() + ", consistency=" + consistency
+        + (depth > 0 ? ", depth=" + depth : "") + "]";
   }
 }

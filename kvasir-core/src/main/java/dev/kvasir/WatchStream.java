@@ -100,8 +100,8 @@ public final class WatchStream implements Iterator<List<KvEntry>>, Iterable<List
     for (int i = 0; i < state.size(); i++) {
       KvKey key = keys.get(i);
       out.add(state.get(i)
-          .map(e -> new KvEntry(key, e.value(), e.versionstamp()))
-          .orElseGet(() -> KvEntry.missing(key)));
+          .map(e -> new KvEntry(key, e.value(), e.versionstamp(), kv.mapper()))
+          .orElseGet(() -> KvEntry.missing(key, kv.mapper())));
     }
     return List.copyOf(out);
   }

@@ -6,7 +6,8 @@ package dev.kvasir.base;
  *
  * <p>{@link #isRetryable()} is the one signal for "the same call may succeed later": it is true
  * exactly for {@link KvUnavailableException}, which every engine throws for transient faults
- * (a lock held too long, a full disk, a server out of reach). Everything else fails again.
+ * (a lock held too long, a full disk, a server out of reach), and {@link KvConflictException},
+ * a transaction that met others' commits too often. Everything else fails again.
  */
 public class KvException extends RuntimeException {
   private static final long serialVersionUID = 1L;

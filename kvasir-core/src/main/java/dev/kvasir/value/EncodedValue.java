@@ -64,13 +64,24 @@ public final class EncodedValue {
    *     serializable, naming its path
    */
   public static EncodedValue of(Object value) {
+    return of(value, null);
+  }
+
+  /**
+   * Encodes a Java value, asking {@code adapter} (may be null) for what the JS value model does
+   * not hold; see {@link V8#serialize(Object, JsAdapter)}.
+   *
+   * @throws dev.kvasir.base.KvTypeException if the value (or something inside it) is not
+   *     serializable, naming its path
+   */
+  public static EncodedValue of(Object value, JsAdapter adapter) {
     if (value instanceof byte[] bytes) {
       return new EncodedValue(ValueEncoding.BYTES, bytes.clone());
     }
     if (value instanceof KvU64 u) {
       return new EncodedValue(ValueEncoding.LE64, u.toLittleEndian());
     }
-    return new EncodedValue(ValueEncoding.V8, V8.serialize(value));
+    return new EncodedValue(ValueEncoding.V8, V8.serialize(value, adapter));
   }
 
   /**

@@ -28,7 +28,19 @@ public final class V8 {
    *     type or value ({@code value.items[3].owner: java.io.File is not serializable})
    */
   public static byte[] serialize(Object value) {
-    return V8Writer.write(value);
+    return V8Writer.write(value, null);
+  }
+
+  /**
+   * Serializes as {@link #serialize(Object)} does, asking {@code adapter} for every object the
+   * JS value model does not hold (an enum, a {@code UUID}, a JavaBean, an {@code Instant} finer
+   * than milliseconds).
+   *
+   * @throws dev.kvasir.base.KvTypeException naming the path inside the value of what neither
+   *     the model nor the adapter takes
+   */
+  public static byte[] serialize(Object value, JsAdapter adapter) {
+    return V8Writer.write(value, adapter);
   }
 
   /**

@@ -39,14 +39,19 @@ final class V8Writer {
         }
       };
 
+  private final JsAdapter adapter; // null: the JS value model only
   private final V8Buffer out = new V8Buffer();
   // Sized for small values: the default table (64 slots) was most of what writing one allocated.
   private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<>(4);
   private int nextId;
   private int depth;
 
-  static byte[] write(Object value) {
-    V8Writer writer = new V8Writer();
+  private V8Writer(JsAdapter adapter) {
+    this.adapter = adapter;
+  }
+
+  static byte[] write(Object value, JsAdapter adapter) {
+    V8Writer writer = new V8Writer(adapter);
     writer.out.put(V8Tags.VERSION_TAG);
     writer.out.putVarint(V8Tags.WRITE_VERSION);
     try {
@@ -122,7 +127,12 @@ final class V8Writer {
     } else if (v instanceof Set<?> s) {
       writeSet(s);
     } else if (v instanceof Instant t) {
-      writeDate(t);
+      if (t.getNano() % 1_000_000 == 0) {
+        writeDate(t);
+      } else {
+        adapt(v, "an Instant with sub-millisecond precision, which a JS Date cannot hold;"
+            + " truncate it (truncatedTo(ChronoUnit.MILLIS))");
+      }
     } else if (v instanceof Date d) {
       writeDate(d.toInstant());
     } else if (v instanceof InvalidDate) {
@@ -143,12 +153,36 @@ final class V8Writer {
     } else if (v instanceof KvU64 u) {
       // Deno: a nested KvU64 is cloned as the plain object {value: <bigint>} (§2.1).
       writeObject(Map.of("value", u.toBigInteger()));
-    } else if (v instanceof Record) {
+    } else if (v instanceof Record && (adapter == null || !adapter.overrides(v.getClass()))) {
       writeRecord(v);
     } else if (v.getClass().isArray()) {
       writeArray(new ArrayList<>(Arrays.asList(boxedElements(v))), Map.of());
     } else {
-      throw new PathError(v.getClass().getName() + " is not serializable");
+      adapt(v, v.getClass().getName() + " is not serializable");
+    }
+  }
+
+  /**
+   * Writes what the adapter makes of {@code v}, which is not written itself: its id (given in
+   * {@link #writeReceiver}) goes back, and further references to {@code v} refer to what it
+   * became. Without an adapter, or when it gives {@code v} back, fails with {@code refusal}.
+   */
+  private void adapt(Object v, String refusal) {
+    ids.remove(v);
+    nextId--;
+    Object adapted;
+    try {
+      adapted = adapter == null ? v : adapter.adapt(v);
+    } catch (KvTypeException e) {
+      throw new PathError(e.getMessage());
+    }
+    if (adapted == v) {
+      throw new PathError(refusal);
+    }
+    int id = nextId;
+    writeValue(adapted);
+    if (nextId > id) {
+      ids.put(v, id);
     }
   }
 
@@ -379,16 +413,14 @@ final class V8Writer {
     out.putVarint(count);
   }
 
-  /** JS time values are whole milliseconds, truncated toward zero, within ±8.64e15. */
+  /** A JS time value: whole milliseconds (the caller checked), within ±8.64e15. */
   private void writeDate(Instant t) {
-    long seconds = t.getEpochSecond();
-    long ms = Math.abs(seconds) > MAX_DATE_MS / 1000 + 1 ? Long.MAX_VALUE
-        : seconds * 1000 + t.getNano() / 1_000_000 + (seconds < 0 && t.getNano() % 1_000_000 != 0 ? 1 : 0);
-    if (Math.abs(ms) > MAX_DATE_MS) {
+    if (Math.abs(t.getEpochSecond()) > MAX_DATE_MS / 1000
+        || Math.abs(t.toEpochMilli()) > MAX_DATE_MS) {
       throw new PathError("date " + t + " is outside the JS Date range (±8.64e15 ms)");
     }
     out.put(V8Tags.DATE);
-    out.putDouble(ms);
+    out.putDouble(t.toEpochMilli());
   }
 
   private void writeBoxed(JsBoxed b) {

@@ -34,8 +34,9 @@ class PackageLayersTest {
       Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key", "dev.kvasir.spi"),
       "dev.kvasir.memory", Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key",
           "dev.kvasir.spi", "dev.kvasir.engine"),
-      "dev.kvasir",
-      Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key", "dev.kvasir.spi"));
+      "dev.kvasir.mapping", Set.of("dev.kvasir.base", "dev.kvasir.value"),
+      "dev.kvasir", Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key",
+          "dev.kvasir.spi", "dev.kvasir.mapping"));
 
   @Test
   void everyImportBetweenCorePackages_isAllowed() {

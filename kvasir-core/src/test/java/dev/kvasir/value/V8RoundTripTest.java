@@ -110,15 +110,16 @@ class V8RoundTripTest {
   }
 
   @Test
-  void dates_areWholeMillisecondsTruncatedTowardZero() {
+  void dates_areWholeMilliseconds_andAFinerInstantIsRefusedRatherThanCut() {
     assertThat(roundTrip(Instant.ofEpochMilli(1700000000000L)))
         .isEqualTo(Instant.ofEpochMilli(1700000000000L));
-    assertThat(roundTrip(Instant.ofEpochSecond(0, 1_500_000))).isEqualTo(Instant.ofEpochMilli(1));
-    assertThat(roundTrip(Instant.ofEpochSecond(-1, 999_500_000)))
-        .isEqualTo(Instant.ofEpochMilli(0));
+    assertThat(roundTrip(Instant.ofEpochMilli(-1))).isEqualTo(Instant.ofEpochMilli(-1));
+    assertThatThrownBy(() -> V8.serialize(Instant.ofEpochSecond(0, 1_500_000)))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageContaining("sub-millisecond precision");
     assertThat(roundTrip(new Date(5))).isEqualTo(Instant.ofEpochMilli(5));
     assertThat(roundTrip(InvalidDate.INSTANCE)).isSameAs(InvalidDate.INSTANCE);
-    assertThatThrownBy(() -> V8.serialize(Instant.MAX))
+    assertThatThrownBy(() -> V8.serialize(Instant.ofEpochSecond(Instant.MAX.getEpochSecond())))
         .hasMessageContaining("outside the JS Date range");
   }
 

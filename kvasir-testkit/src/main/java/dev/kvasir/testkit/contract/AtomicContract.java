@@ -9,6 +9,7 @@ import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvTypeException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.AtomicWrite;
@@ -194,9 +195,14 @@ public abstract class AtomicContract extends ContractBase {
   }
 
   @Test
-  void sum_negativeOperand_isRejectedBeforeCommit() {
-    assertThatThrownBy(() -> kv.atomic().sum(key("n"), -1))
-        .isInstanceOf(IllegalArgumentException.class);
+  void sum_negativeOperand_subtracts_wrappingAroundBelowZero() {
+    kv.atomic().sum(key("n"), 5).commit();
+    kv.atomic().sum(key("n"), -2).commit();
+    assertThat(kv.get(key("n")).value()).isEqualTo(KvU64.of(3));
+    kv.atomic().sum(key("zero"), 0).sum(key("zero"), -1).commit();
+    assertThat(kv.get(key("zero")).value()).isEqualTo(KvU64.MAX);
+    assertThatThrownBy(() -> kv.atomic().min(key("n"), -1))
+        .isInstanceOf(KvArgumentException.class);
   }
 
   @Test

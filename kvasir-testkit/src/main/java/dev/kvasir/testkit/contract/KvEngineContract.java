@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The one contract every storage engine passes: each theme ({@link ReadWriteContract}, {@link
  * ListContract}, {@link AtomicContract}, {@link LimitsContract}, {@link WatchContract}, {@link
- * QueueContract}, {@link MetersContract}, and {@link Whole} for concurrency, closing and the differential test against
+ * QueueContract}, {@link ApiContract}, {@link MappingContract}, {@link MetersContract}, and
+ * {@link Whole} for concurrency, closing and the differential test against
  * {@link MemoryEngine}) runs as a nested class against the engine an extending test opens:
  *
  * <pre>{@code
@@ -83,6 +84,22 @@ public abstract class KvEngineContract implements EngineUnderTest {
 
   @Nested
   class Queue extends QueueContract {
+    @Override
+    protected EngineUnderTest subject() {
+      return KvEngineContract.this;
+    }
+  }
+
+  @Nested
+  class Api extends ApiContract {
+    @Override
+    protected EngineUnderTest subject() {
+      return KvEngineContract.this;
+    }
+  }
+
+  @Nested
+  class Mapping extends MappingContract {
     @Override
     protected EngineUnderTest subject() {
       return KvEngineContract.this;

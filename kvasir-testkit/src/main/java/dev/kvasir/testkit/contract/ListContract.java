@@ -8,6 +8,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.KvListIterator;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvLimitException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -172,9 +173,9 @@ public abstract class ListContract extends ContractBase {
     fillListData();
     ListSelector s = ListSelector.range(key("a"), key("b"));
     assertThatThrownBy(() -> kv.list(s, ListOptions.defaults().cursor("YQA")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid cursor");
+        .isInstanceOf(KvArgumentException.class).hasMessageContaining("invalid cursor");
     assertThatThrownBy(() -> kv.list(s, ListOptions.defaults().cursor("Y!A=")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid cursor");
+        .isInstanceOf(KvArgumentException.class).hasMessageContaining("invalid cursor");
     assertThat(kv.list(s, ListOptions.defaults().cursor("YQA=")).hasNext()).isFalse();
   }
 
@@ -186,7 +187,7 @@ public abstract class ListContract extends ContractBase {
     it.next(); // ["l", 0], before the start of s
     String early = it.cursor();
     assertThatThrownBy(() -> kv.list(s, ListOptions.defaults().cursor(early)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("cursor out of bounds");
+        .isInstanceOf(KvArgumentException.class).hasMessage("cursor out of bounds");
   }
 
   @Test

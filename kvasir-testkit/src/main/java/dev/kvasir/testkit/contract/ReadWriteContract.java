@@ -7,6 +7,7 @@ import dev.kvasir.CommitResult;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvTypeException;
 import dev.kvasir.golden.ValueDescriptions;
 import dev.kvasir.golden.Vectors.KeyVector;
@@ -221,7 +222,7 @@ public abstract class ReadWriteContract extends ContractBase {
   @Test
   void expireIn_negative_isRejected() {
     assertThatThrownBy(() -> kv.set(key("k"), 1, Duration.ofMillis(-1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expireIn");
+        .isInstanceOf(KvArgumentException.class).hasMessageContaining("expireIn");
   }
 
   @Test

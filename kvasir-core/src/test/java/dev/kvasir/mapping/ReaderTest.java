@@ -1,4 +1,4 @@
-package dev.kvasir;
+package dev.kvasir.mapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class ValueConverterTest {
+/** Values as read, read as Java types (docs/mapping.md). */
+class ReaderTest {
+  private static final ValueMapper MAPPER = ValueMapper.defaults();
+
   enum Role { ADMIN, USER }
 
   record Address(String city, int zip) {}
@@ -39,7 +42,7 @@ class ValueConverterTest {
         Map.entry("scores", Map.of("math", 10)), Map.entry("tags", new JsSet().add("x")),
         Map.entry("born", born), Map.entry("avatar", new byte[] {1}),
         Map.entry("big", new BigInteger("123456789012345678901234567890"))));
-    Person p = ValueConverter.convert(value, Person.class);
+    Person p = MAPPER.read(value, Person.class);
     assertThat(p.name()).isEqualTo("Ada");
     assertThat(p.age()).isEqualTo(36L);
     assertThat(p.role()).isEqualTo(Role.ADMIN);
@@ -55,23 +58,23 @@ class ValueConverterTest {
 
   @Test
   void convert_numbers_onlyWhenExact() {
-    assertThat(ValueConverter.convert(3.0, int.class)).isEqualTo(3);
-    assertThat(ValueConverter.convert(KvU64.of(5), long.class)).isEqualTo(5L);
-    assertThat(ValueConverter.convert(BigInteger.TWO, KvU64.class)).isEqualTo(KvU64.of(2));
-    assertThatThrownBy(() -> ValueConverter.convert(3.5, int.class))
+    assertThat(MAPPER.read(3.0, int.class)).isEqualTo(3);
+    assertThat(MAPPER.read(KvU64.of(5), long.class)).isEqualTo(5L);
+    assertThat(MAPPER.read(BigInteger.TWO, KvU64.class)).isEqualTo(KvU64.of(2));
+    assertThatThrownBy(() -> MAPPER.read(3.5, int.class))
         .isInstanceOf(KvTypeException.class).hasMessage("value: cannot convert 3.5 (Double) to int");
-    assertThatThrownBy(() -> ValueConverter.convert(1e10, int.class))
+    assertThatThrownBy(() -> MAPPER.read(1e10, int.class))
         .isInstanceOf(KvTypeException.class);
-    assertThatThrownBy(() -> ValueConverter.convert(null, int.class))
+    assertThatThrownBy(() -> MAPPER.read(null, int.class))
         .isInstanceOf(KvTypeException.class);
-    assertThatThrownBy(() -> ValueConverter.convert("7", int.class))
+    assertThatThrownBy(() -> MAPPER.read("7", int.class))
         .hasMessage("value: cannot convert \"7\" to int");
   }
 
   @Test
   void convert_mismatch_namesThePath() {
     Object value = stored(Map.of("name", "Ada", "age", 1, "address", Map.of("city", 5)));
-    assertThatThrownBy(() -> ValueConverter.convert(value, Person.class))
+    assertThatThrownBy(() -> MAPPER.read(value, Person.class))
         .isInstanceOf(KvTypeException.class)
         .hasMessageStartingWith("value.address.city: cannot convert 5.0");
   }
@@ -79,8 +82,8 @@ class ValueConverterTest {
   @Test
   void convert_jsMapAndSet_toJavaCollections() {
     JsMap m = new JsMap().put(1.0, "one");
-    assertThat(ValueConverter.convert(m, Map.class)).containsEntry(1.0, "one");
-    assertThat(ValueConverter.convert(new JsSet().add("a"), Set.class)).containsExactly("a");
-    assertThat(ValueConverter.convert(m, Object.class)).isSameAs(m);
+    assertThat(MAPPER.read(m, Map.class)).containsEntry(1.0, "one");
+    assertThat(MAPPER.read(new JsSet().add("a"), Set.class)).containsExactly("a");
+    assertThat(MAPPER.read(m, Object.class)).isSameAs(m);
   }
 }

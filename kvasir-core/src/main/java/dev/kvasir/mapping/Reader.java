@@ -1,0 +1,358 @@
+package dev.kvasir.mapping;
+
+import dev.kvasir.base.KvTypeException;
+import dev.kvasir.value.JsMap;
+import dev.kvasir.value.JsSet;
+import dev.kvasir.value.KvU64;
+import dev.kvasir.value.Undefined;
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Reads a value as read (the JS value model) as a Java type (docs/mapping.md): the user's
+ * codecs first, then records and beans from objects, numbers exactly, enums by name, the
+ * types {@link JavaTypes} writes as text from it, {@code Optional}s from a value or null, and
+ * generic collections element by element. Errors name the path inside the value.
+ */
+final class Reader {
+  private final ValueMapper mapper;
+
+  Reader(ValueMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  Object read(Object value, Type type, String path) {
+    if (type instanceof WildcardType w) {
+      return read(value, w.getUpperBounds()[0], path);
+    }
+    if (type instanceof TypeVariable<?> v) {
+      return read(value, v.getBounds()[0], path);
+    }
+    if (type instanceof GenericArrayType g) {
+      return array(value, Object.class, g.getGenericComponentType(), path);
+    }
+    if (type instanceof ParameterizedType p) {
+      return generic(value, (Class<?>) p.getRawType(), p.getActualTypeArguments(), type, path);
+    }
+    return plain(value, (Class<?>) type, path);
+  }
+
+  private Object plain(Object value, Class<?> c, String path) {
+    ValueCodec codec = mapper.codecFor(c);
+    if (codec != null) {
+      return fromCodec(codec, value, c, path);
+    }
+    if (c == OptionalInt.class || c == OptionalLong.class || c == OptionalDouble.class) {
+      return optionalNumber(value, c, path);
+    }
+    if (c == Optional.class) {
+      return generic(value, Optional.class, new Type[] {Object.class}, c, path);
+    }
+    if (value == null || value == Undefined.INSTANCE) {
+      if (c.isPrimitive()) {
+        throw fail(path, value, c);
+      }
+      return c == Undefined.class ? value : null;
+    }
+    if (c.isPrimitive() || Number.class.isAssignableFrom(c) && c != Number.class
+        || c == KvU64.class || c == Character.class) {
+      return number(value, c, path);
+    }
+    if (c.isInstance(value)) {
+      return value;
+    }
+    if (value instanceof Instant i && (c == java.util.Date.class)) {
+      return JavaTypes.fromInstant(i, c);
+    }
+    if (value instanceof String s) {
+      if (c.isEnum()) {
+        return constant(s, c, path);
+      }
+      if (JavaTypes.fromText(c)) {
+        try {
+          return JavaTypes.parse(s, c);
+        } catch (RuntimeException e) {
+          throw new KvTypeException(path + ": \"" + s + "\" is no " + c.getName() + ": "
+              + e.getMessage());
+        }
+      }
+    }
+    if (value instanceof Map<?, ?> m) {
+      if (c.isRecord()) {
+        return record(m, c, path);
+      }
+      Beans.Bean bean = Beans.of(c);
+      if (bean != null) {
+        return bean(m, c, bean, path);
+      }
+    }
+    if (c.isArray()) {
+      return array(value, c.getComponentType(), c.getComponentType(), path);
+    }
+    if (c == Map.class && value instanceof JsMap m) {
+      return generic(m, Map.class, new Type[] {Object.class, Object.class}, c, path);
+    }
+    if ((c == Set.class || c == Collection.class) && value instanceof JsSet s) {
+      return generic(s, Set.class, new Type[] {Object.class}, c, path);
+    }
+    throw fail(path, value, c);
+  }
+
+  private Object fromCodec(ValueCodec codec, Object value, Type type, String path) {
+    try {
+      return codec.read(value, type, mapper);
+    } catch (KvTypeException e) {
+      throw new KvTypeException(path + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      throw new KvTypeException(path + ": " + codec + " cannot read " + shown(value) + ": " + e);
+    }
+  }
+
+  private static Object constant(String name, Class<?> c, String path) {
+    for (Object constant : c.getEnumConstants()) {
+      if (((Enum<?>) constant).name().equals(name)) {
+        return constant;
+      }
+    }
+    throw new KvTypeException(path + ": no constant " + name + " in " + c.getName());
+  }
+
+  private Object generic(Object value, Class<?> raw, Type[] args, Type type, String path) {
+    ValueCodec codec = mapper.codecFor(raw);
+    if (codec != null) {
+      return fromCodec(codec, value, type, path);
+    }
+    if (raw == Optional.class) {
+      return value == null || value == Undefined.INSTANCE ? Optional.empty()
+          : Optional.of(read(value, args[0], path));
+    }
+    if (value == null || value == Undefined.INSTANCE) {
+      return null;
+    }
+    if (Map.class.isAssignableFrom(raw)) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : entries(value, raw, path)) {
+        Object key = read(e.getKey(), args[0], path + ".<key>");
+        out.put(key, read(e.getValue(), args[1], path + "." + e.getKey()));
+      }
+      return out;
+    }
+    if (Collection.class.isAssignableFrom(raw)) {
+      Iterable<?> items = items(value, raw, path);
+      Collection<Object> out = Set.class.isAssignableFrom(raw)
+          ? new LinkedHashSet<>() : new ArrayList<>();
+      int i = 0;
+      for (Object item : items) {
+        out.add(read(item, args[0], path + "[" + i++ + "]"));
+      }
+      return out;
+    }
+    return read(value, raw, path);
+  }
+
+  private Object array(Object value, Class<?> component, Type elementType, String path) {
+    if (value == null || value == Undefined.INSTANCE) {
+      return null;
+    }
+    if (!(value instanceof List<?> list)) {
+      throw fail(path, value, component.arrayType());
+    }
+    Object array = Array.newInstance(component, list.size());
+    for (int i = 0; i < list.size(); i++) {
+      Array.set(array, i, read(list.get(i), elementType, path + "[" + i + "]"));
+    }
+    return array;
+  }
+
+  private static Iterable<?> items(Object value, Class<?> raw, String path) {
+    if (value instanceof JsSet s) {
+      return s;
+    }
+    if (value instanceof Collection<?> c) {
+      return c;
+    }
+    throw fail(path, value, raw);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Iterable<Map.Entry<Object, Object>> entries(Object v, Class<?> raw, String path) {
+    if (v instanceof JsMap m) {
+      return m;
+    }
+    if (v instanceof Map<?, ?> m) {
+      return ((Map<Object, Object>) m).entrySet();
+    }
+    throw fail(path, v, raw);
+  }
+
+  private Object record(Map<?, ?> map, Class<?> type, String path) {
+    RecordComponent[] components = type.getRecordComponents();
+    Object[] args = new Object[components.length];
+    Class<?>[] types = new Class<?>[components.length];
+    for (int i = 0; i < components.length; i++) {
+      RecordComponent rc = components[i];
+      types[i] = rc.getType();
+      args[i] = read(map.get(rc.getName()), rc.getGenericType(), path + "." + rc.getName());
+    }
+    try {
+      Constructor<?> constructor = type.getDeclaredConstructor(types);
+      constructor.setAccessible(true);
+      return constructor.newInstance(args);
+    } catch (InvocationTargetException e) {
+      throw new KvTypeException(path + ": " + type.getName() + " rejected the value: "
+          + e.getCause());
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new KvTypeException(path + ": cannot construct " + type.getName() + ": " + e);
+    }
+  }
+
+  private Object bean(Map<?, ?> map, Class<?> type, Beans.Bean bean, String path) {
+    Object out;
+    try {
+      out = bean.constructor().newInstance();
+    } catch (InvocationTargetException e) {
+      throw new KvTypeException(path + ": new " + type.getName() + "() failed: " + e.getCause());
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new KvTypeException(path + ": cannot construct " + type.getName() + ": " + e);
+    }
+    for (Beans.Property p : bean.properties()) {
+      if (!map.containsKey(p.name())) {
+        continue; // the constructor's value stays
+      }
+      Object value = read(map.get(p.name()), p.type(), path + "." + p.name());
+      try {
+        p.setter().invoke(out, value);
+      } catch (InvocationTargetException e) {
+        throw new KvTypeException(path + "." + p.name() + ": " + type.getName() + "."
+            + p.setter().getName() + " rejected the value: " + e.getCause());
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        throw new KvTypeException(path + "." + p.name() + ": cannot set it: " + e);
+      }
+    }
+    return out;
+  }
+
+  private static Object optionalNumber(Object value, Class<?> c, String path) {
+    if (value == null || value == Undefined.INSTANCE) {
+      return c == OptionalInt.class ? OptionalInt.empty()
+          : c == OptionalLong.class ? OptionalLong.empty() : OptionalDouble.empty();
+    }
+    if (c == OptionalInt.class) {
+      return OptionalInt.of((int) number(value, int.class, path));
+    }
+    if (c == OptionalLong.class) {
+      return OptionalLong.of((long) number(value, long.class, path));
+    }
+    return OptionalDouble.of((double) number(value, double.class, path));
+  }
+
+  private static Object number(Object value, Class<?> c, String path) {
+    if (c == boolean.class || c == Boolean.class) {
+      if (value instanceof Boolean) {
+        return value;
+      }
+      throw fail(path, value, c);
+    }
+    if (c == char.class || c == Character.class) {
+      if (value instanceof String s && s.length() == 1) {
+        return s.charAt(0);
+      }
+      throw fail(path, value, c);
+    }
+    if (value == null || value == Undefined.INSTANCE) {
+      throw fail(path, value, c);
+    }
+    if (c == BigDecimal.class && value instanceof String s) {
+      try {
+        return new BigDecimal(s);
+      } catch (NumberFormatException e) {
+        throw fail(path, value, c);
+      }
+    }
+    BigDecimal exact = exact(value);
+    if (exact == null) {
+      throw fail(path, value, c);
+    }
+    try {
+      if (c == double.class || c == Double.class) {
+        return value instanceof Double ? value : exact.doubleValue();
+      }
+      if (c == float.class || c == Float.class) {
+        return exact.floatValue();
+      }
+      if (c == BigInteger.class) {
+        return exact.toBigIntegerExact();
+      }
+      if (c == BigDecimal.class) {
+        return exact;
+      }
+      if (c == long.class || c == Long.class) {
+        return exact.longValueExact();
+      }
+      if (c == int.class || c == Integer.class) {
+        return exact.intValueExact();
+      }
+      if (c == short.class || c == Short.class) {
+        return exact.shortValueExact();
+      }
+      if (c == byte.class || c == Byte.class) {
+        return exact.byteValueExact();
+      }
+      if (c == KvU64.class) {
+        return KvU64.of(exact.toBigIntegerExact());
+      }
+    } catch (ArithmeticException | IllegalArgumentException | dev.kvasir.base.KvException e) {
+      throw fail(path, value, c);
+    }
+    throw fail(path, value, c);
+  }
+
+  private static BigDecimal exact(Object value) {
+    if (value instanceof Double d) {
+      return d.isNaN() || d.isInfinite() ? null : new BigDecimal(d);
+    }
+    if (value instanceof BigInteger b) {
+      return new BigDecimal(b);
+    }
+    if (value instanceof KvU64 u) {
+      return new BigDecimal(u.toBigInteger());
+    }
+    if (value instanceof Number n && !(value instanceof BigDecimal)) {
+      return new BigDecimal(n.toString());
+    }
+    return value instanceof BigDecimal b ? b : null;
+  }
+
+  private static KvTypeException fail(String path, Object value, Class<?> target) {
+    return new KvTypeException(path + ": cannot convert " + shown(value) + " to "
+        + target.getName());
+  }
+
+  private static String shown(Object value) {
+    return value == null ? "null" : value instanceof String s ? '"' + s + '"'
+        : value.getClass().isArray() || value instanceof Collection<?> || value instanceof Map<?, ?>
+            ? value.getClass().getSimpleName()
+            : value + " (" + value.getClass().getSimpleName() + ")";
+  }
+}
