@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Checks, mutations and enqueues that commit together or not at all (docs/atomic.md):
@@ -175,13 +176,26 @@ public final class AtomicOperation {
    * @throws KvTypeException if a sum, min or max meets a non-u64 value; nothing changes
    */
   public CommitResult commit() {
+    return kv.write(toWrite());
+  }
+
+  /**
+   * Commits without waiting; see {@link AsyncKv#commit(AtomicOperation)}, which this is with
+   * {@code kv.async()}.
+   */
+  public CompletableFuture<CommitResult> commitAsync() {
+    return kv.async().commit(this);
+  }
+
+  /** What committing sends to the engine, checked against the limits; once only. */
+  AtomicWrite toWrite() {
     if (committed) {
       throw new IllegalStateException("this atomic operation was already committed");
     }
     committed = true;
     AtomicWrite write = new AtomicWrite(checks, mutations, enqueues);
     Limits.checkAtomicWrite(write);
-    return kv.write(write);
+    return write;
   }
 
   private EncodedValue encode(Object value) {

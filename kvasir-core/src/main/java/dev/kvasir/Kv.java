@@ -23,8 +23,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -157,6 +160,13 @@ public final class Kv implements AutoCloseable {
   }
 
   public List<KvEntry> getMany(List<KvKey> keys, Consistency consistency) {
+    // An immutable list, as a list's batches pass too: engines then see one list class, and
+    // the JIT need not compile their read path twice.
+    return entries(keys, read(readRanges(keys), consistency));
+  }
+
+  /** The ranges that read {@code keys}, checked against Deno's limits. */
+  List<ReadRange> readRanges(List<KvKey> keys) {
     Limits.checkReadRanges(keys.size());
     ReadRange[] ranges = new ReadRange[keys.size()];
     for (int i = 0; i < ranges.length; i++) {
@@ -164,9 +174,11 @@ public final class Kv implements AutoCloseable {
       Limits.checkReadKey(k);
       ranges[i] = ReadRange.single(k.raw());
     }
-    // An immutable list, as a list's batches pass too: engines then see one list class, and
-    // the JIT need not compile their read path twice.
-    List<List<RawEntry>> read = read(List.of(ranges), consistency);
+    return List.of(ranges);
+  }
+
+  /** The entries of {@code keys} from what their ranges read. */
+  List<KvEntry> entries(List<KvKey> keys, List<List<RawEntry>> read) {
     List<KvEntry> out = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
       List<RawEntry> one = read.get(i);
@@ -458,13 +470,43 @@ public final class Kv implements AutoCloseable {
 
   CommitResult write(AtomicWrite write) {
     ensureOpen();
-    Optional<Versionstamp> versionstamp = engine.atomicWrite(write);
+    return result(engine.atomicWrite(write));
+  }
+
+  /** The engine's asynchronous read; the future may complete on an engine thread. */
+  CompletableFuture<List<List<RawEntry>>> readAsync(List<ReadRange> ranges,
+      Consistency consistency) {
+    ensureOpen();
+    return engine.snapshotReadAsync(ranges, consistency);
+  }
+
+  /** The engine's asynchronous write; the future may complete on an engine thread. */
+  CompletableFuture<CommitResult> writeAsync(AtomicWrite write) {
+    ensureOpen();
+    return engine.atomicWriteAsync(write).thenApply(this::result);
+  }
+
+  private CommitResult result(Optional<Versionstamp> versionstamp) {
     if (versionstamp.isPresent()) {
       committed.accept(1);
       return CommitResult.committed(versionstamp.get());
     }
     checkFailed.accept(1);
     return CommitResult.checkFailed();
+  }
+
+  /**
+   * The same database with every operation returning a {@link CompletableFuture}, whose
+   * dependent actions run on {@link java.util.concurrent.ForkJoinPool#commonPool()}; see
+   * {@link AsyncKv}.
+   */
+  public AsyncKv async() {
+    return new AsyncKv(this, ForkJoinPool.commonPool());
+  }
+
+  /** As {@link #async()}, running dependent actions on {@code executor}. */
+  public AsyncKv async(Executor executor) {
+    return new AsyncKv(this, Objects.requireNonNull(executor, "executor"));
   }
 
   void forget(WatchStream stream) {

@@ -8,11 +8,14 @@ import dev.kvasir.key.KeyRange;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -71,20 +74,59 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
 
   @Override
   public boolean hasNext() {
+    Step step;
+    while ((step = advance()) == Step.FETCH) {
+      fetch();
+    }
+    return step == Step.ENTRY;
+  }
+
+  /** What comes next: an entry, the end, or a batch to read first. */
+  private enum Step { ENTRY, END, FETCH }
+
+  private Step advance() {
     while (true) {
       if (returned >= limit || exhausted) {
-        return false;
+        return Step.END;
       }
       if (next == batch.size() && !lastBatch) {
-        fetch();
+        return Step.FETCH;
       }
       if (next == batch.size()) {
         exhausted = true;
-        return false;
+        return Step.END;
       }
       if (maxParts == 0 || withinDepth()) {
-        return true;
+        return Step.ENTRY;
       }
+    }
+  }
+
+  /**
+   * Every remaining entry, each batch read without a thread waiting for it (for {@link
+   * AsyncKv#list}); the steps between batches run on {@code executor}.
+   */
+  CompletableFuture<List<KvEntry>> remainingAsync(Executor executor) {
+    List<KvEntry> out = new ArrayList<>();
+    return remainingAsync(out, executor);
+  }
+
+  private CompletableFuture<List<KvEntry>> remainingAsync(List<KvEntry> out, Executor executor) {
+    try {
+      Step step;
+      while ((step = advance()) == Step.ENTRY) {
+        out.add(next());
+      }
+      if (step == Step.END) {
+        return CompletableFuture.completedFuture(out);
+      }
+      int want = batchWanted();
+      return kv.readAsync(List.of(range(want)), consistency).thenComposeAsync(read -> {
+        took(read.get(0), want);
+        return remainingAsync(out, executor);
+      }, executor);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
   }
 
@@ -189,8 +231,21 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
   }
 
   private void fetch() {
-    int want = (int) Math.min(batchSize, (long) limit - returned);
-    batch = kv.read(List.of(new ReadRange(start, end, want, reverse)), consistency).get(0);
+    int want = batchWanted();
+    took(kv.read(List.of(range(want)), consistency).get(0), want);
+  }
+
+  private int batchWanted() {
+    return (int) Math.min(batchSize, (long) limit - returned);
+  }
+
+  private ReadRange range(int want) {
+    return new ReadRange(start, end, want, reverse);
+  }
+
+  /** Makes {@code read}, a batch of up to {@code want} entries, the one being walked. */
+  private void took(List<RawEntry> read, int want) {
+    batch = read;
     next = 0;
     lastBatch = batch.size() < want;
     if (!batch.isEmpty()) {

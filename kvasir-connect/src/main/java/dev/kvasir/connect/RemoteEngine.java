@@ -31,8 +31,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
@@ -118,29 +122,12 @@ public final class RemoteEngine implements KvEngine {
       Throwable cause = null;
       try {
         HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        if (r.statusCode() / 100 == 2) {
+        if (accepted(r, what)) {
           return r;
         }
-        String body = new String(r.body(), StandardCharsets.UTF_8);
-        // A Kvasir server tells which of the embedded engines' exceptions this is.
-        String kind = r.headers().firstValue("x-kvasir-error").orElse("");
-        if (r.statusCode() == 400 && kind.equals("type")) {
-          throw new KvTypeException(body);
-        }
-        if (r.statusCode() == 400 && kind.equals("limit")) {
-          throw new KvLimitException(body);
-        }
-        if (r.statusCode() < 500) {
-          throw new RemoteException("KV Connect failed to call " + what + " (status="
-              + r.statusCode() + "): " + body);
-        }
-        failure = "status " + r.statusCode() + ": " + body;
+        failure = "status " + r.statusCode() + ": " + body(r);
       } catch (SSLHandshakeException e) {
-        // A certificate that is not trusted now will not be trusted on the next attempt.
-        throw new RemoteException("the TLS handshake with " + what + " failed: "
-            + e.getMessage() + ". If the server's certificate is signed by your own CA, pass"
-            + " its trust store as the options remote.trustStore and"
-            + " remote.trustStorePassword.", e);
+        throw untrusted(what, e);
       } catch (IOException e) {
         failure = e.toString();
         cause = e;
@@ -149,14 +136,97 @@ public final class RemoteEngine implements KvEngine {
         throw new KvException("interrupted while calling " + what, e);
       }
       if (attempt >= config.maxRetries()) {
-        // The server answered 5xx or not at all: transient. A write may have been applied
-        // before the answer was lost; resending it is safe, as it carries its idempotency key.
-        throw new KvUnavailableException("KV Connect failed to call " + what + " after "
-            + (attempt + 1) + " attempts; last: " + failure, true, cause);
+        throw gaveUp(what, attempt, failure, cause);
       }
       sleep(delay);
       delay = doubled(delay, MAX_RETRY_DELAY);
     }
+  }
+
+  /**
+   * {@link #send} without a thread waiting: the retries wait on a timer, and the future
+   * completes on the HTTP client's threads.
+   */
+  private CompletableFuture<HttpResponse<byte[]>> sendAsync(HttpRequest request, String what,
+      int attempt, Duration delay) {
+    if (closed) {
+      return CompletableFuture.failedFuture(new KvClosedException());
+    }
+    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+        .handle((r, error) -> {
+          String failure;
+          Throwable cause = null;
+          if (error != null) {
+            Throwable e = error instanceof CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+            if (e instanceof SSLHandshakeException tls) {
+              throw untrusted(what, tls);
+            }
+            if (!(e instanceof IOException)) {
+              throw new CompletionException(e);
+            }
+            failure = e.toString();
+            cause = e;
+          } else if (accepted(r, what)) {
+            return CompletableFuture.completedFuture(r);
+          } else {
+            failure = "status " + r.statusCode() + ": " + body(r);
+          }
+          if (attempt >= config.maxRetries()) {
+            throw gaveUp(what, attempt, failure, cause);
+          }
+          Executor later = CompletableFuture.delayedExecutor(jittered(delay),
+              TimeUnit.MILLISECONDS);
+          return CompletableFuture.supplyAsync(() -> null, later).thenCompose(
+              ignored -> sendAsync(request, what, attempt + 1, doubled(delay, MAX_RETRY_DELAY)));
+        }).thenCompose(next -> next);
+  }
+
+  /**
+   * Whether {@code r} is a 2xx answer; false for a 5xx, which is retried.
+   *
+   * @throws KvException for any other status: the call failed for good
+   */
+  private static boolean accepted(HttpResponse<byte[]> r, String what) {
+    if (r.statusCode() / 100 == 2) {
+      return true;
+    }
+    String body = body(r);
+    // A Kvasir server tells which of the embedded engines' exceptions this is.
+    String kind = r.headers().firstValue("x-kvasir-error").orElse("");
+    if (r.statusCode() == 400 && kind.equals("type")) {
+      throw new KvTypeException(body);
+    }
+    if (r.statusCode() == 400 && kind.equals("limit")) {
+      throw new KvLimitException(body);
+    }
+    if (r.statusCode() < 500) {
+      throw new RemoteException("KV Connect failed to call " + what + " (status="
+          + r.statusCode() + "): " + body);
+    }
+    return false;
+  }
+
+  private static String body(HttpResponse<byte[]> r) {
+    return new String(r.body(), StandardCharsets.UTF_8);
+  }
+
+  /** A certificate that is not trusted now will not be trusted on the next attempt. */
+  private static RemoteException untrusted(String what, SSLHandshakeException e) {
+    return new RemoteException("the TLS handshake with " + what + " failed: "
+        + e.getMessage() + ". If the server's certificate is signed by your own CA, pass"
+        + " its trust store as the options remote.trustStore and"
+        + " remote.trustStorePassword.", e);
+  }
+
+  /**
+   * The server answered 5xx or not at all: transient. A write may have been applied before the
+   * answer was lost; resending it is safe, as it carries its idempotency key.
+   */
+  private static KvUnavailableException gaveUp(String what, int attempt, String failure,
+      Throwable cause) {
+    return new KvUnavailableException("KV Connect failed to call " + what + " after "
+        + (attempt + 1) + " attempts; last: " + failure, true, cause);
   }
 
   /** The next delay of an exponential backoff: twice this one, at most {@code max}. */
@@ -165,10 +235,14 @@ public final class RemoteEngine implements KvEngine {
     return twice.compareTo(max) > 0 ? max : twice;
   }
 
+  /** The delay with up to half again at random, so that many clients do not retry in step. */
+  private static long jittered(Duration base) {
+    return base.toMillis() + ThreadLocalRandom.current().nextLong(base.toMillis() / 2 + 1);
+  }
+
   private static void sleep(Duration base) {
     try {
-      // Jitter so that many clients do not retry in step.
-      Thread.sleep(base.toMillis() + ThreadLocalRandom.current().nextLong(base.toMillis() / 2 + 1));
+      Thread.sleep(jittered(base));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new KvException("interrupted while waiting to retry", e);
@@ -219,18 +293,52 @@ public final class RemoteEngine implements KvEngine {
   }
 
   @Override
+  public CompletableFuture<List<List<RawEntry>>> snapshotReadAsync(List<ReadRange> ranges,
+      Consistency consistency) {
+    boolean strong = consistency == Consistency.STRONG;
+    HttpRequest request = dataRequest("snapshot_read", Wire.snapshotRead(ranges), strong)
+        .timeout(config.timeout()).build();
+    return sendAsync(request, "'" + request.uri() + "'", 0, config.retryDelay())
+        .thenApply(r -> {
+          try {
+            return Wire.entries(SnapshotReadOutput.parseFrom(r.body()), strong);
+          } catch (InvalidProtocolBufferException e) {
+            throw new RemoteException("KV Connect failed to decode response: " + e.getMessage(),
+                e);
+          }
+        });
+  }
+
+  @Override
+  public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
+    HttpRequest request = writeRequest(write);
+    return sendAsync(request, "'" + request.uri() + "'", 0, config.retryDelay())
+        .thenApply(r -> committed(r.body()));
+  }
+
+  @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
+    HttpRequest request = writeRequest(write);
+    return committed(send(request, "'" + request.uri() + "'").body());
+  }
+
+  /**
+   * The request of an atomic write, with one idempotency key for every attempt of it: a retry
+   * after a lost answer (the server died after committing) is answered with the first attempt's
+   * result, not applied again.
+   */
+  private HttpRequest writeRequest(AtomicWrite write) {
     if (!write.enqueues().isEmpty() && !queuesOffered) {
       throw new KvException("Enqueue operations are not supported in KV Connect (only a Kvasir"
           + " server offers queues)");
     }
-    // One key for every attempt of this write: a retry after a lost answer (the server died
-    // after committing) is answered with the first attempt's result, not applied again.
     String key = write.idempotencyKey() != null ? write.idempotencyKey()
         : UUID.randomUUID().toString();
-    HttpRequest request = dataRequest("atomic_write", Wire.atomicWrite(write), true)
+    return dataRequest("atomic_write", Wire.atomicWrite(write), true)
         .header(Wire.IDEMPOTENCY_KEY_HEADER, key).timeout(config.timeout()).build();
-    byte[] answer = send(request, "'" + request.uri() + "'").body();
+  }
+
+  private static Optional<Versionstamp> committed(byte[] answer) {
     try {
       return Wire.committed(AtomicWriteOutput.parseFrom(answer));
     } catch (InvalidProtocolBufferException e) {

@@ -137,6 +137,24 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
   }
 
   /**
+   * Queues the job for the next batch and returns at once; the future completes on the commit
+   * thread once the batch is durable (callers hand their own work to another executor). Never
+   * commits on the caller's thread.
+   *
+   * @throws KvClosedException if the thread was closed
+   */
+  protected final <T> CompletableFuture<T> submitAsync(Job<T> job) {
+    synchronized (queue) {
+      if (closed) {
+        throw new KvClosedException();
+      }
+      queue.add(job);
+      waiting++;
+    }
+    return job.future;
+  }
+
+  /**
    * Runs the jobs in one transaction, recording each one's result or error. Must not throw:
    * every failure belongs to some job.
    */

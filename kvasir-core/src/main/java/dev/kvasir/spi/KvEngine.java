@@ -6,6 +6,7 @@ import dev.kvasir.base.Versionstamp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The one seam every storage engine implements, at the byte level: keys are {@link RawKey}s,
@@ -34,6 +35,31 @@ public interface KvEngine extends AutoCloseable {
    *     nothing changed
    */
   Optional<Versionstamp> atomicWrite(AtomicWrite write);
+
+  /**
+   * {@link #snapshotRead} without waiting for the answer, for {@code Kv.async()}. The future
+   * may complete on a thread of the engine's, so callers hand their own work to an executor of
+   * theirs. By default the read runs at once on the caller's thread (right for an engine that
+   * never blocks, such as the memory engine); engines that wait for a disk or a network answer
+   * on their own threads or connections instead (docs/architecture.md, "Adding an engine").
+   */
+  default CompletableFuture<List<List<RawEntry>>> snapshotReadAsync(List<ReadRange> ranges,
+      Consistency consistency) {
+    try {
+      return CompletableFuture.completedFuture(snapshotRead(ranges, consistency));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** {@link #atomicWrite} without waiting; see {@link #snapshotReadAsync}. */
+  default CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
+    try {
+      return CompletableFuture.completedFuture(atomicWrite(write));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /**
    * Waits up to {@code timeout} for the next due queue message and marks it running. The

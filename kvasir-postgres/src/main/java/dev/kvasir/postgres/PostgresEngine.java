@@ -29,6 +29,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -64,6 +67,8 @@ public final class PostgresEngine implements KvEngine {
   private final PostgresQueue queueStore;
   private final LeasedQueue queue;
   private final OpenState state = new OpenState();
+  /** Runs asynchronous reads: as many threads as the pool has connections. */
+  private final ExecutorService readPool;
 
   private PostgresEngine(PostgresConfig config, Database db, Sql sql) {
     this.config = config;
@@ -75,6 +80,11 @@ public final class PostgresEngine implements KvEngine {
     this.feed = new ChangeFeed(db, sql, this::changedElsewhere, this::resync);
     this.queueStore = new PostgresQueue(this, db, writer, sql);
     this.queue = new LeasedQueue(queueStore, timer.executor());
+    this.readPool = Executors.newFixedThreadPool(config.poolSize(), r -> {
+      Thread t = new Thread(r, "kvasir-postgres-read " + config.schema());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   /**
@@ -112,6 +122,24 @@ public final class PostgresEngine implements KvEngine {
     Optional<Commit.Applied> applied = writer.commit(write);
     applied.ifPresent(this::committed);
     return applied.map(Commit.Applied::versionstamp);
+  }
+
+  /** On a thread of the read pool, one per pooled connection. */
+  @Override
+  public CompletableFuture<List<List<RawEntry>>> snapshotReadAsync(List<ReadRange> ranges,
+      Consistency consistency) {
+    ensureOpen();
+    return CompletableFuture.supplyAsync(() -> snapshotRead(ranges, consistency), readPool);
+  }
+
+  /** Queued for the next group commit; the future completes on the writer once committed. */
+  @Override
+  public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
+    ensureOpen();
+    return writer.commitAsync(write).thenApply(applied -> {
+      applied.ifPresent(this::committed);
+      return applied.map(Commit.Applied::versionstamp);
+    });
   }
 
   private void committed(Commit.Applied applied) {
@@ -272,6 +300,7 @@ public final class PostgresEngine implements KvEngine {
     queueStore.signal().raise();
     feed.close();
     timer.stop();
+    readPool.shutdown();
     writer.close();
     db.close();
   }

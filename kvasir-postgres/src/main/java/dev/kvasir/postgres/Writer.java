@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 
 /**
@@ -71,8 +72,16 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
 
   /** Commits an atomic write in the next group commit; empty if a check failed. */
   Optional<Commit.Applied> commit(AtomicWrite write) {
-    return submit(new Pending<>(tx -> Commit.apply(tx, write, System.currentTimeMillis()),
-        write));
+    return submit(commitJob(write));
+  }
+
+  /** As {@link #commit}, without waiting: the future completes once it committed. */
+  CompletableFuture<Optional<Commit.Applied>> commitAsync(AtomicWrite write) {
+    return submitAsync(commitJob(write));
+  }
+
+  private static Pending<Optional<Commit.Applied>> commitJob(AtomicWrite write) {
+    return new Pending<>(tx -> Commit.apply(tx, write, System.currentTimeMillis()), write);
   }
 
   @Override

@@ -29,8 +29,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -66,6 +70,8 @@ public final class SqliteEngine implements KvEngine {
   private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
   private final OpenState state = new OpenState();
   private final Runnable rescanExpiry = this::rescanExpiry;
+  /** Runs asynchronous reads: as many threads as reader connections, made when first used. */
+  private final ExecutorService readPool;
 
   private SqliteEngine(SqliteConfig config, Writer writer, Readers readers, Shared shared,
       SqliteMeters meters) {
@@ -76,6 +82,17 @@ public final class SqliteEngine implements KvEngine {
     this.shared = shared;
     this.timer = new EngineTimer("kvasir-sqlite-timer " + config.path(), this::sweep);
     this.queue = new LeasedQueue(new SqliteQueue(this, writer, shared), timer.executor());
+    this.readPool = readers == null ? null
+        : Executors.newFixedThreadPool(config.readers(), daemon("kvasir-sqlite-read "
+            + config.path()));
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /**
@@ -251,6 +268,32 @@ public final class SqliteEngine implements KvEngine {
     return read(work);
   }
 
+  /**
+   * On a thread of the read pool, one per reader connection, so reads wait for no thread but
+   * for a connection, as blocking ones do; in memory, on the writer.
+   */
+  @Override
+  public CompletableFuture<List<List<RawEntry>>> snapshotReadAsync(List<ReadRange> ranges,
+      Consistency consistency) {
+    ensureOpen();
+    if (readers == null) {
+      return writer.executeAsync(tx -> Readers.read(tx, ranges, System.currentTimeMillis()));
+    }
+    return CompletableFuture.supplyAsync(() -> snapshotRead(ranges, consistency), readPool);
+  }
+
+  /** Queued for the next group commit; the future completes on the writer once durable. */
+  @Override
+  public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
+    ensureOpen();
+    ensureWritable();
+    return writer.executeAsync(tx -> {
+      Optional<Commit.Applied> a = Commit.apply(tx, write, System.currentTimeMillis());
+      a.ifPresent(done -> tx.afterCommit(() -> committed(done)));
+      return a;
+    }).thenApply(applied -> applied.map(Commit.Applied::versionstamp));
+  }
+
   /** Runs a read in one transaction: on a reader connection, or the writer's in memory. */
   <T> T read(Writer.Task<T> work) {
     return readers == null ? writer.execute(work) : readers.run(work);
@@ -410,6 +453,7 @@ public final class SqliteEngine implements KvEngine {
     // The writer's connection closes last: only a read-write connection that closes last
     // checkpoints the write-ahead log and deletes it, leaving the file whole on its own.
     if (readers != null) {
+      readPool.shutdown();
       readers.close();
     }
     writer.close();

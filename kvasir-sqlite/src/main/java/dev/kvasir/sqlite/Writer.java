@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,11 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
   /** Runs the task in the next group commit and waits until it is durable. */
   <T> T execute(Task<T> task) {
     return submit(new TxTask.Job<>(task));
+  }
+
+  /** Runs the task in the next group commit; the future completes once it is durable. */
+  <T> CompletableFuture<T> executeAsync(Task<T> task) {
+    return submitAsync(new TxTask.Job<>(task));
   }
 
   @Override

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The one contract every storage engine passes: each theme ({@link ReadWriteContract}, {@link
  * ListContract}, {@link AtomicContract}, {@link LimitsContract}, {@link WatchContract}, {@link
- * QueueContract}, {@link ApiContract}, {@link MappingContract}, {@link MetersContract}, and
- * {@link Whole} for concurrency, closing and the differential test against
+ * QueueContract}, {@link ApiContract}, {@link AsyncContract}, {@link MappingContract},
+ * {@link MetersContract}, and {@link Whole} for concurrency, closing and the differential test against
  * {@link MemoryEngine}) runs as a nested class against the engine an extending test opens:
  *
  * <pre>{@code
@@ -84,6 +84,14 @@ public abstract class KvEngineContract implements EngineUnderTest {
 
   @Nested
   class Queue extends QueueContract {
+    @Override
+    protected EngineUnderTest subject() {
+      return KvEngineContract.this;
+    }
+  }
+
+  @Nested
+  class Async extends AsyncContract {
     @Override
     protected EngineUnderTest subject() {
       return KvEngineContract.this;
