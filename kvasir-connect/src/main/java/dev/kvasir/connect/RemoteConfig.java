@@ -1,5 +1,6 @@
 package dev.kvasir.connect;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import java.io.IOException;
@@ -27,6 +28,8 @@ import javax.net.ssl.TrustManagerFactory;
  *       whose certificates are the only ones trusted for {@code https://}, e.g. the CA of a
  *       self-hosted server; default the JVM's trusted certificates.
  * </ul>
+ *
+ * {@link RemoteOptions} writes them typed; any other option is refused.
  */
 public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration retryDelay,
     Duration timeout, Optional<Path> trustStore, String trustStorePassword) {
@@ -38,18 +41,25 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
           + " set the environment variable DENO_KV_ACCESS_TOKEN");
     }
     if (maxRetries < 0) {
-      throw new IllegalArgumentException("remote.maxRetries must be >= 0: " + maxRetries);
+      throw new KvArgumentException("remote.maxRetries must be >= 0: " + maxRetries);
     }
   }
 
+  /**
+   * The settings of {@code options} for {@code location}.
+   *
+   * @throws KvArgumentException for an option the engine does not read, or a bad value
+   */
   public static RemoteConfig from(String location, KvOptions options) {
-    String token = options.get("accessToken").orElse(System.getenv("DENO_KV_ACCESS_TOKEN"));
+    options.requireKnown("remote", RemoteOptions.NAMES);
+    String token = options.get(RemoteOptions.ACCESS_TOKEN)
+        .orElse(System.getenv("DENO_KV_ACCESS_TOKEN"));
     return new RemoteConfig(URI.create(location), token,
-        Integer.parseInt(options.get("remote.maxRetries").orElse("10")),
-        Duration.ofMillis(Long.parseLong(options.get("remote.retryDelayMs").orElse("200"))),
-        Duration.ofMillis(Long.parseLong(options.get("remote.timeoutMs").orElse("30000"))),
-        options.get("remote.trustStore").map(Path::of),
-        options.get("remote.trustStorePassword").orElse(""));
+        (int) options.longValue(RemoteOptions.MAX_RETRIES, 10),
+        Duration.ofMillis(options.longValue(RemoteOptions.RETRY_DELAY_MS, 200)),
+        Duration.ofMillis(options.longValue(RemoteOptions.TIMEOUT_MS, 30_000)),
+        options.get(RemoteOptions.TRUST_STORE).map(Path::of),
+        options.get(RemoteOptions.TRUST_STORE_PASSWORD).orElse(""));
   }
 
   /** The TLS context: the JVM's default, or one trusting only the configured trust store. */

@@ -1,8 +1,11 @@
 package dev.kvasir.base;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Settings passed to the engine that opens a location, as named string options; each engine
@@ -36,6 +39,39 @@ public final class KvOptions {
   /** The value of an option, if set. */
   public Optional<String> get(String name) {
     return Optional.ofNullable(values.get(name));
+  }
+
+  /**
+   * An integer option, or {@code fallback} when it is not set.
+   *
+   * @throws KvArgumentException naming the option if it is no integer
+   */
+  public long longValue(String name, long fallback) {
+    String v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new KvArgumentException(name + " must be an integer: received " + v);
+    }
+  }
+
+  /**
+   * This, if every option set is one of {@code known}; an engine calls it as it opens, so that
+   * a misspelt option ({@code sqlite.synchronus}) is refused rather than ignored.
+   *
+   * @throws KvArgumentException naming the unknown options and the ones {@code engine} reads
+   */
+  public KvOptions requireKnown(String engine, Collection<String> known) {
+    List<String> unknown = values.keySet().stream().filter(n -> !known.contains(n)).toList();
+    if (!unknown.isEmpty()) {
+      throw new KvArgumentException("unknown option" + (unknown.size() > 1 ? "s " : " ")
+          + String.join(", ", unknown) + " for the " + engine + " engine; it reads "
+          + (known.isEmpty() ? "none" : String.join(", ", new TreeSet<>(known))));
+    }
+    return this;
   }
 
   /** Every option set, by name. */

@@ -3,6 +3,7 @@ package dev.kvasir.memory;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.KvEngine;
+import java.util.List;
 
 /** Opens a {@link MemoryEngine} for {@code ":memory:"}, at the lowest priority. */
 public final class MemoryEngineProvider implements EngineProvider {
@@ -26,6 +27,7 @@ public final class MemoryEngineProvider implements EngineProvider {
 
   @Override
   public KvEngine open(String location, KvOptions options) {
+    options.requireKnown("memory", List.of()); // it reads none
     return MemoryEngine.open();
   }
 }

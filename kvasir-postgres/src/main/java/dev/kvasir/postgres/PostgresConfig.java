@@ -1,5 +1,6 @@
 package dev.kvasir.postgres;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.Engines;
 import java.net.URLDecoder;
@@ -62,13 +63,13 @@ public final class PostgresConfig {
    * A server URL, {@code postgresql://user:password@host:port/database?param=value}; user,
    * password, port and database are optional as in libpq.
    *
-   * @throws IllegalArgumentException for a malformed URL or Kvasir parameter
+   * @throws KvArgumentException for a malformed URL or Kvasir parameter
    */
   public static PostgresConfig of(String url) {
     Objects.requireNonNull(url, "url");
     var m = URL.matcher(url);
     if (!m.matches() || m.group(2).isEmpty()) {
-      throw new IllegalArgumentException("not a PostgreSQL URL (expected"
+      throw new KvArgumentException("not a PostgreSQL URL (expected"
           + " postgresql://user:password@host:port/database): " + Engines.redact(url));
     }
     String user = null;
@@ -109,33 +110,32 @@ public final class PostgresConfig {
     return new PostgresConfig(null, null, null, dataSource, "kvasir", 10, Duration.ofSeconds(30));
   }
 
-  /** The settings of {@code options} applied to {@link #of(String) of(location)}. */
+  /**
+   * The settings of {@code options} applied to {@link #of(String) of(location)}.
+   *
+   * @throws KvArgumentException for an option the engine does not read, or a bad value
+   */
   static PostgresConfig from(String location, KvOptions options) {
+    options.requireKnown("PostgreSQL", PostgresOptions.NAMES);
     PostgresConfig c = of(location);
-    String secret = options.get("password").orElse(null);
+    String secret = options.get(PostgresOptions.PASSWORD).orElse(null);
     if (secret != null) {
       c = new PostgresConfig(c.jdbcUrl, c.user, secret, null, c.schema, c.poolSize,
           c.retryTimeout);
     }
-    String schema = options.get("postgres.schema").orElse(null);
+    String schema = options.get(PostgresOptions.SCHEMA).orElse(null);
     if (schema != null) {
       c = c.schema(schema);
     }
-    String pool = options.get("postgres.poolSize").orElse(null);
-    if (pool != null) {
-      c = c.poolSize(parseInt("postgres.poolSize", pool));
-    }
-    String retry = options.get("postgres.retryTimeoutMs").orElse(null);
-    if (retry != null) {
-      c = c.retryTimeout(Duration.ofMillis(parseInt("postgres.retryTimeoutMs", retry)));
-    }
-    return c;
+    c = c.poolSize((int) options.longValue(PostgresOptions.POOL_SIZE, c.poolSize));
+    return c.retryTimeout(Duration.ofMillis(options.longValue(PostgresOptions.RETRY_TIMEOUT_MS,
+        c.retryTimeout.toMillis())));
   }
 
-  /** @throws IllegalArgumentException unless a lower-case SQL identifier of at most 63 bytes */
+  /** @throws KvArgumentException unless a lower-case SQL identifier of at most 63 bytes */
   public PostgresConfig schema(String schema) {
     if (schema == null || !SCHEMA.matcher(schema).matches()) {
-      throw new IllegalArgumentException("schema must be a lower-case identifier"
+      throw new KvArgumentException("schema must be a lower-case identifier"
           + " ([a-z_][a-z0-9_]*, at most 63 characters): received " + schema);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
@@ -143,21 +143,21 @@ public final class PostgresConfig {
   }
 
   /**
-   * @throws IllegalArgumentException unless 3 ≤ poolSize ≤ 1000 (one connection writes, one
+   * @throws KvArgumentException unless 3 ≤ poolSize ≤ 1000 (one connection writes, one
    *     listens for notifications, the others read)
    */
   public PostgresConfig poolSize(int poolSize) {
     if (poolSize < 3 || poolSize > 1000) {
-      throw new IllegalArgumentException("poolSize must be 3 to 1000: received " + poolSize);
+      throw new KvArgumentException("poolSize must be 3 to 1000: received " + poolSize);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
         retryTimeout);
   }
 
-  /** @throws IllegalArgumentException for a negative timeout */
+  /** @throws KvArgumentException for a negative timeout */
   public PostgresConfig retryTimeout(Duration retryTimeout) {
     if (retryTimeout.isNegative()) {
-      throw new IllegalArgumentException("retryTimeout must not be negative: " + retryTimeout);
+      throw new KvArgumentException("retryTimeout must not be negative: " + retryTimeout);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
         retryTimeout);
@@ -216,7 +216,7 @@ public final class PostgresConfig {
     try {
       return Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be an integer: received " + value);
+      throw new KvArgumentException(name + " must be an integer: received " + value);
     }
   }
 

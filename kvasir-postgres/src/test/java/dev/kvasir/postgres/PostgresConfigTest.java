@@ -3,6 +3,7 @@ package dev.kvasir.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -52,15 +53,15 @@ class PostgresConfigTest {
   @Test
   void malformedInput_failsNamingTheProblem_withoutThePassword() {
     assertThatThrownBy(() -> PostgresConfig.of("postgresql://u:hunter2@/db"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvArgumentException.class)
         .hasMessageContaining("not a PostgreSQL URL").hasMessageNotContaining("hunter2");
     assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?schema=Robert'); drop"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("schema must be");
+        .isInstanceOf(KvArgumentException.class).hasMessageContaining("schema must be");
     assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?poolSize=lots"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvArgumentException.class)
         .hasMessage("poolSize must be an integer: received lots");
     assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?poolSize=2"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(KvArgumentException.class)
         .hasMessage("poolSize must be 3 to 1000: received 2");
   }
 }

@@ -1,5 +1,6 @@
 package dev.kvasir.sqlite;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvOptions;
 import java.time.Duration;
 import java.util.Locale;
@@ -21,7 +22,8 @@ import java.util.Objects;
  *
  * Through {@link dev.kvasir.Kv#open(String, KvOptions)} the same settings are the options
  * {@code sqlite.synchronous} ({@code OFF|NORMAL|FULL|EXTRA}), {@code sqlite.readers},
- * {@code sqlite.busyTimeoutMs} and {@code sqlite.readOnly} ({@code true|false}).
+ * {@code sqlite.busyTimeoutMs} and {@code sqlite.readOnly} ({@code true|false}), which {@link
+ * SqliteOptions} writes typed; any other option is refused.
  */
 public final class SqliteConfig {
   /** SQLite's durability levels for WAL mode. */
@@ -45,49 +47,42 @@ public final class SqliteConfig {
   /**
    * A file path, or {@code ":memory:"} for a private in-memory database.
    *
-   * @throws IllegalArgumentException for an empty path
+   * @throws KvArgumentException for an empty path
    */
   public static SqliteConfig of(String path) {
     Objects.requireNonNull(path, "path");
     if (path.isEmpty()) {
-      throw new IllegalArgumentException("Filename cannot be empty");
+      throw new KvArgumentException("Filename cannot be empty");
     }
     return new SqliteConfig(path, Synchronous.FULL, 4, Duration.ofSeconds(5), false);
   }
 
-  /** The settings of {@code options} applied to {@link #of(String) of(location)}. */
+  /**
+   * The settings of {@code options} applied to {@link #of(String) of(location)}.
+   *
+   * @throws KvArgumentException for an option the engine does not read, or a bad value
+   */
   static SqliteConfig from(String location, KvOptions options) {
+    options.requireKnown("SQLite", SqliteOptions.NAMES);
     SqliteConfig c = of(location);
-    String sync = options.get("sqlite.synchronous").orElse(null);
+    String sync = options.get(SqliteOptions.SYNCHRONOUS).orElse(null);
     if (sync != null) {
       try {
         c = c.synchronous(Synchronous.valueOf(sync.toUpperCase(Locale.ROOT)));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("sqlite.synchronous must be OFF, NORMAL, FULL or"
-            + " EXTRA: received " + sync);
+        throw new KvArgumentException(SqliteOptions.SYNCHRONOUS + " must be OFF, NORMAL, FULL"
+            + " or EXTRA: received " + sync);
       }
     }
-    c = c.readers(intOption(options, "sqlite.readers", c.readers));
-    String readOnly = options.get("sqlite.readOnly").orElse("false").trim();
+    c = c.readers((int) options.longValue(SqliteOptions.READERS, c.readers));
+    String readOnly = options.get(SqliteOptions.READ_ONLY).orElse("false").trim();
     if (!readOnly.equals("true") && !readOnly.equals("false")) {
-      throw new IllegalArgumentException("sqlite.readOnly must be true or false: received "
-          + readOnly);
+      throw new KvArgumentException(SqliteOptions.READ_ONLY + " must be true or false:"
+          + " received " + readOnly);
     }
     c = c.readOnly(readOnly.equals("true"));
-    return c.busyTimeout(Duration.ofMillis(
-        intOption(options, "sqlite.busyTimeoutMs", (int) c.busyTimeout.toMillis())));
-  }
-
-  private static int intOption(KvOptions options, String name, int fallback) {
-    String v = options.get(name).orElse(null);
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be an integer: received " + v);
-    }
+    return c.busyTimeout(Duration.ofMillis(options.longValue(SqliteOptions.BUSY_TIMEOUT_MS,
+        c.busyTimeout.toMillis())));
   }
 
   public SqliteConfig synchronous(Synchronous synchronous) {
@@ -95,18 +90,18 @@ public final class SqliteConfig {
         readOnly);
   }
 
-  /** @throws IllegalArgumentException unless 1 ≤ readers ≤ 64 */
+  /** @throws KvArgumentException unless 1 ≤ readers ≤ 64 */
   public SqliteConfig readers(int readers) {
     if (readers < 1 || readers > 64) {
-      throw new IllegalArgumentException("readers must be 1 to 64: received " + readers);
+      throw new KvArgumentException("readers must be 1 to 64: received " + readers);
     }
     return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
   }
 
-  /** @throws IllegalArgumentException for a negative timeout */
+  /** @throws KvArgumentException for a negative timeout */
   public SqliteConfig busyTimeout(Duration busyTimeout) {
     if (busyTimeout.isNegative()) {
-      throw new IllegalArgumentException("busyTimeout must not be negative: " + busyTimeout);
+      throw new KvArgumentException("busyTimeout must not be negative: " + busyTimeout);
     }
     return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
   }

@@ -56,6 +56,6 @@ public final class SqliteEngineProvider implements EngineProvider {
 
   @Override
   public KvOptions readOnly(KvOptions options) {
-    return options.with("sqlite.readOnly", "true");
+    return options.with(SqliteOptions.READ_ONLY, "true");
   }
 }

@@ -1,0 +1,63 @@
+package dev.kvasir.connect;
+
+import dev.kvasir.base.KvOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The options of a remote ({@code http(s)://}) database, typed: {@code
+ * Kv.open("https://kv.example.com", RemoteOptions.defaults().accessToken(token).build())}. The
+ * engine refuses an option it does not know. Immutable; see {@link RemoteConfig} for each.
+ */
+public final class RemoteOptions {
+  static final String ACCESS_TOKEN = "accessToken";
+  static final String MAX_RETRIES = "remote.maxRetries";
+  static final String RETRY_DELAY_MS = "remote.retryDelayMs";
+  static final String TIMEOUT_MS = "remote.timeoutMs";
+  static final String TRUST_STORE = "remote.trustStore";
+  static final String TRUST_STORE_PASSWORD = "remote.trustStorePassword";
+  /** Every option the engine reads. */
+  static final Set<String> NAMES = Set.of(ACCESS_TOKEN, MAX_RETRIES, RETRY_DELAY_MS, TIMEOUT_MS,
+      TRUST_STORE, TRUST_STORE_PASSWORD);
+
+  private static final RemoteOptions DEFAULTS = new RemoteOptions(KvOptions.defaults());
+
+  private final KvOptions options;
+
+  private RemoteOptions(KvOptions options) {
+    this.options = options;
+  }
+
+  public static RemoteOptions defaults() {
+    return DEFAULTS;
+  }
+
+  public RemoteOptions accessToken(String token) {
+    return new RemoteOptions(options.with(ACCESS_TOKEN, Objects.requireNonNull(token)));
+  }
+
+  public RemoteOptions maxRetries(int retries) {
+    return new RemoteOptions(options.with(MAX_RETRIES, Integer.toString(retries)));
+  }
+
+  public RemoteOptions retryDelay(Duration delay) {
+    return new RemoteOptions(options.with(RETRY_DELAY_MS, Long.toString(delay.toMillis())));
+  }
+
+  public RemoteOptions timeout(Duration timeout) {
+    return new RemoteOptions(options.with(TIMEOUT_MS, Long.toString(timeout.toMillis())));
+  }
+
+  /** Trust only the certificates of this PKCS12 or JKS file (a self-hosted server's CA). */
+  public RemoteOptions trustStore(Path file, String password) {
+    return new RemoteOptions(options.with(TRUST_STORE, file.toString())
+        .with(TRUST_STORE_PASSWORD, Objects.requireNonNull(password)));
+  }
+
+  /** The options for {@code Kv.open} or {@code Kv.builder(…).options(…)}. */
+  public KvOptions build() {
+    return options;
+  }
+}

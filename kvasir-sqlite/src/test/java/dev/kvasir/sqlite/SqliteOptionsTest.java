@@ -1,0 +1,43 @@
+package dev.kvasir.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.base.KvArgumentException;
+import dev.kvasir.base.KvOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Typed options, and a misspelt option refused instead of ignored. */
+class SqliteOptionsTest {
+  @TempDir Path dir;
+
+  @Test
+  void typedOptions_reachTheEngine() {
+    KvOptions options = SqliteOptions.defaults().synchronous(SqliteConfig.Synchronous.NORMAL)
+        .readers(2).busyTimeout(Duration.ofSeconds(9)).build();
+    SqliteConfig c = SqliteConfig.from(dir.resolve("a.sqlite3").toString(), options);
+    assertThat(c.synchronous()).isEqualTo(SqliteConfig.Synchronous.NORMAL);
+    assertThat(c.readers()).isEqualTo(2);
+    assertThat(c.busyTimeout()).isEqualTo(Duration.ofSeconds(9));
+    try (Kv kv = Kv.open(dir.resolve("b.sqlite3").toString(), options)) {
+      kv.set(KvKey.of("a"), 1);
+    }
+  }
+
+  @Test
+  void aMisspeltOption_isRefused_namingWhatTheEngineReads() {
+    KvOptions typo = KvOptions.defaults().with("sqlite.synchronus", "NORMAL");
+    assertThatThrownBy(() -> Kv.open(dir.resolve("c.sqlite3").toString(), typo))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessageContaining("unknown option sqlite.synchronus for the SQLite engine")
+        .hasMessageContaining("sqlite.synchronous");
+    assertThatThrownBy(() -> Kv.open(dir.resolve("d.sqlite3").toString(),
+        KvOptions.defaults().with("sqlite.readers", "many")))
+        .isInstanceOf(KvArgumentException.class).hasMessageContaining("must be an integer");
+  }
+}
