@@ -7,6 +7,7 @@
  */
 module dev.kvasir.core {
   requires org.slf4j;
+  requires static transitive org.jspecify;
 
   exports dev.kvasir;
   exports dev.kvasir.base;

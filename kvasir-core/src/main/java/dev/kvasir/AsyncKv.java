@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Kv} whose operations return {@link CompletableFuture}s (docs/async.md): {@code
@@ -94,11 +95,12 @@ public final class AsyncKv {
   }
 
   /** Sets {@code key}; see {@link Kv#set(KvKey, Object)}. */
-  public CompletableFuture<CommitResult> set(KvKey key, Object value) {
+  public CompletableFuture<CommitResult> set(KvKey key, @Nullable Object value) {
     return started(() -> commit(kv.atomic().set(key, value)));
   }
 
-  public CompletableFuture<CommitResult> set(KvKey key, Object value, Duration expireIn) {
+  public CompletableFuture<CommitResult> set(KvKey key, @Nullable Object value,
+      Duration expireIn) {
     return started(() -> commit(kv.atomic().set(key, value, expireIn)));
   }
 
@@ -119,11 +121,12 @@ public final class AsyncKv {
     return started(() -> commit(kv.atomic().max(key, n)));
   }
 
-  public CompletableFuture<CommitResult> enqueue(Object value) {
+  public CompletableFuture<CommitResult> enqueue(@Nullable Object value) {
     return started(() -> commit(kv.atomic().enqueue(value)));
   }
 
-  public CompletableFuture<CommitResult> enqueue(Object value, EnqueueOptions options) {
+  public CompletableFuture<CommitResult> enqueue(@Nullable Object value,
+      EnqueueOptions options) {
     return started(() -> commit(kv.atomic().enqueue(value, options)));
   }
 

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks, mutations and enqueues that commit together or not at all (docs/atomic.md):
@@ -55,19 +56,20 @@ public final class AtomicOperation {
   }
 
   /** Requires the key's versionstamp to be {@code versionstamp}; {@code null}: must not exist. */
-  public AtomicOperation check(KvKey key, Versionstamp versionstamp) {
+  public AtomicOperation check(KvKey key, @Nullable Versionstamp versionstamp) {
     Limits.checkWriteKey(key);
     checks.add(new Check(key.raw(), versionstamp));
     return this;
   }
 
   /** Sets {@code key} to {@code value}; see {@link Kv#set(KvKey, Object)}. */
-  public AtomicOperation set(KvKey key, Object value) {
+  public AtomicOperation set(KvKey key, @Nullable Object value) {
     return set(key, value, null);
   }
 
   /** Sets {@code key} to {@code value}, to expire after {@code expireIn} ({@code null}: never). */
-  public AtomicOperation set(KvKey key, Object value, Duration expireIn) {
+  public AtomicOperation set(KvKey key, @Nullable Object value,
+      @Nullable Duration expireIn) {
     Limits.checkWriteKey(key);
     EncodedValue encoded = encode(value);
     mutations.add(new Mutation.Set(key.raw(), encoded, expireAt(expireIn)));
@@ -78,12 +80,13 @@ public final class AtomicOperation {
    * Sets the key {@code prefix + [versionstamp]}, whose last part is a string holding this
    * commit's versionstamp (Deno's {@code commitVersionstamp()}); such keys sort in commit order.
    */
-  public AtomicOperation setVersionstamped(KvKey prefix, Object value) {
+  public AtomicOperation setVersionstamped(KvKey prefix, @Nullable Object value) {
     return setVersionstamped(prefix, value, null);
   }
 
   /** As {@link #setVersionstamped(KvKey, Object)}, expiring after {@code expireIn}. */
-  public AtomicOperation setVersionstamped(KvKey prefix, Object value, Duration expireIn) {
+  public AtomicOperation setVersionstamped(KvKey prefix, @Nullable Object value,
+      @Nullable Duration expireIn) {
     Limits.checkVersionstampedPrefix(prefix);
     EncodedValue encoded = encode(value);
     mutations.add(
@@ -150,12 +153,12 @@ public final class AtomicOperation {
   }
 
   /** Enqueues {@code value}, due now; see {@link Kv#listenQueue}. */
-  public AtomicOperation enqueue(Object value) {
+  public AtomicOperation enqueue(@Nullable Object value) {
     return enqueue(value, EnqueueOptions.defaults());
   }
 
   /** Enqueues {@code value} with a delay, dead-letter keys and backoff schedule. */
-  public AtomicOperation enqueue(Object value, EnqueueOptions options) {
+  public AtomicOperation enqueue(@Nullable Object value, EnqueueOptions options) {
     byte[] payload = V8.serialize(value, kv.mapper());
     Limits.checkPayload(payload.length);
     List<RawKey> keys = new ArrayList<>();

@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Deno KV database: typed keys and JS values over any storage engine.
@@ -196,12 +197,12 @@ public final class Kv implements AutoCloseable {
    * @throws KvLimitException if the key or value is too large
    * @throws IllegalArgumentException naming the path of a value that cannot be serialized
    */
-  public CommitResult set(KvKey key, Object value) {
+  public CommitResult set(KvKey key, @Nullable Object value) {
     return atomic().set(key, value).commit();
   }
 
   /** Sets {@code key} to {@code value}, removed after {@code expireIn}; never read once expired. */
-  public CommitResult set(KvKey key, Object value, Duration expireIn) {
+  public CommitResult set(KvKey key, @Nullable Object value, Duration expireIn) {
     return atomic().set(key, value, expireIn).commit();
   }
 
@@ -368,12 +369,12 @@ public final class Kv implements AutoCloseable {
   }
 
   /** Enqueues {@code value}, due now. */
-  public CommitResult enqueue(Object value) {
+  public CommitResult enqueue(@Nullable Object value) {
     return atomic().enqueue(value).commit();
   }
 
   /** Enqueues {@code value} with a delay, dead-letter keys and backoff schedule. */
-  public CommitResult enqueue(Object value, EnqueueOptions options) {
+  public CommitResult enqueue(@Nullable Object value, EnqueueOptions options) {
     return atomic().enqueue(value, options).commit();
   }
 

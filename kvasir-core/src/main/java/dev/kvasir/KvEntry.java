@@ -9,6 +9,7 @@ import dev.kvasir.mapping.ValueMapper;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.KvU64;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A key with its value and versionstamp as read. For a key that does not exist, {@link #value()}
@@ -17,13 +18,14 @@ import java.util.Objects;
  */
 public final class KvEntry {
   private final KvKey key;
-  private final EncodedValue encoded;
-  private final Versionstamp versionstamp;
+  private final @Nullable EncodedValue encoded;
+  private final @Nullable Versionstamp versionstamp;
   private final ValueMapper mapper;
-  private volatile Object decoded;
+  private volatile @Nullable Object decoded;
   private volatile boolean isDecoded;
 
-  KvEntry(KvKey key, EncodedValue encoded, Versionstamp versionstamp, ValueMapper mapper) {
+  KvEntry(KvKey key, @Nullable EncodedValue encoded, @Nullable Versionstamp versionstamp,
+      ValueMapper mapper) {
     this.key = Objects.requireNonNull(key, "key");
     this.encoded = encoded;
     this.versionstamp = versionstamp;
@@ -50,7 +52,7 @@ public final class KvEntry {
    *
    * @throws KvCorruptEntryException if the stored value is corrupt or its encoding unknown
    */
-  public Object value() {
+  public @Nullable Object value() {
     if (!isDecoded) {
       synchronized (this) {
         if (!isDecoded) {
@@ -74,7 +76,7 @@ public final class KvEntry {
    *
    * @throws KvTypeException naming the path inside the value that does not fit
    */
-  public <T> T value(Class<T> type) {
+  public <T> @Nullable T value(Class<T> type) {
     return mapper.read(value(), type);
   }
 
@@ -83,17 +85,17 @@ public final class KvEntry {
    *
    * @throws KvTypeException naming the path inside the value that does not fit
    */
-  public <T> T value(TypeRef<T> type) {
+  public <T> @Nullable T value(TypeRef<T> type) {
     return mapper.read(value(), type);
   }
 
   /** The stored encoding and bytes, or {@code null} if the key does not exist. */
-  public EncodedValue encodedValue() {
+  public @Nullable EncodedValue encodedValue() {
     return encoded;
   }
 
   /** The versionstamp of the commit that wrote the value, or {@code null} if none. */
-  public Versionstamp versionstamp() {
+  public @Nullable Versionstamp versionstamp() {
     return versionstamp;
   }
 

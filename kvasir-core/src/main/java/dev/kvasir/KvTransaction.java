@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One attempt of a {@link Kv#transact} transaction (docs/atomic.md §8): reads go to the
@@ -56,12 +57,12 @@ public final class KvTransaction {
     return out;
   }
 
-  public KvTransaction set(KvKey key, Object value) {
+  public KvTransaction set(KvKey key, @Nullable Object value) {
     writes.set(key, value);
     return this;
   }
 
-  public KvTransaction set(KvKey key, Object value, Duration expireIn) {
+  public KvTransaction set(KvKey key, @Nullable Object value, Duration expireIn) {
     writes.set(key, value, expireIn);
     return this;
   }
@@ -82,12 +83,12 @@ public final class KvTransaction {
     return this;
   }
 
-  public KvTransaction enqueue(Object value) {
+  public KvTransaction enqueue(@Nullable Object value) {
     writes.enqueue(value);
     return this;
   }
 
-  public KvTransaction enqueue(Object value, EnqueueOptions options) {
+  public KvTransaction enqueue(@Nullable Object value, EnqueueOptions options) {
     writes.enqueue(value, options);
     return this;
   }

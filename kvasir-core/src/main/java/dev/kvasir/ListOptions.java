@@ -3,6 +3,7 @@ package dev.kvasir;
 import dev.kvasir.base.Consistency;
 import dev.kvasir.base.KvArgumentException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a {@link Kv#list list} iterates (docs/list.md). Immutable; each setter returns
@@ -62,7 +63,7 @@ public final class ListOptions {
   }
 
   /** A cursor from {@link KvListIterator#cursor()}; {@code ""} or {@code null} for none. */
-  public ListOptions cursor(String cursor) {
+  public ListOptions cursor(@Nullable String cursor) {
     return new ListOptions(limit, reverse, cursor == null ? "" : cursor, batchSize, consistency, depth);
   }
 

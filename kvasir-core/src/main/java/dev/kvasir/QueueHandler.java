@@ -1,5 +1,7 @@
 package dev.kvasir;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Handles one queue message. Returning normally acknowledges it; throwing makes it fail, so it
  * is retried by its backoff schedule or, after the last attempt, written to its
@@ -7,5 +9,5 @@ package dev.kvasir;
  */
 @FunctionalInterface
 public interface QueueHandler {
-  void handle(Object message) throws Exception;
+  void handle(@Nullable Object message) throws Exception;
 }

@@ -6,4 +6,7 @@
  * model in {@link dev.kvasir.value}. This package sits on top of core's layers
  * (docs/architecture.md, "Which package may import which").
  */
+@NullMarked
 package dev.kvasir;
+
+import org.jspecify.annotations.NullMarked;

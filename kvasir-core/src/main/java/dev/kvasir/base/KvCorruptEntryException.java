@@ -1,5 +1,7 @@
 package dev.kvasir.base;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A stored entry cannot be read: its key is not a valid encoded key, its value encoding is
  * unknown, or its value bytes are malformed for their encoding. Only another program can store
@@ -17,7 +19,7 @@ public class KvCorruptEntryException extends KvDecodeException {
    * @param keyText the key as text, such as {@code ["k",0.5]}, or null when it does not decode
    * @param reason what is wrong with the entry
    */
-  public KvCorruptEntryException(byte[] key, String keyText, String reason) {
+  public KvCorruptEntryException(byte[] key, @Nullable String keyText, String reason) {
     super("the entry at key 0x" + Hex.encode(key) + (keyText == null ? "" : " " + keyText)
         + " cannot be read: " + reason);
     this.key = key.clone();

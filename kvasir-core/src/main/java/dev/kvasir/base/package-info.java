@@ -5,4 +5,7 @@
  * exceptions Kvasir raises on its own account) and {@link dev.kvasir.base.Hex}. It depends on
  * nothing but the JDK.
  */
+@NullMarked
 package dev.kvasir.base;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,4 +4,7 @@
  * dev.kvasir.key.KeyCodec}) and the byte ranges that lists and reads cover ({@link
  * dev.kvasir.key.KeyRange}).
  */
+@NullMarked
 package dev.kvasir.key;
+
+import org.jspecify.annotations.NullMarked;

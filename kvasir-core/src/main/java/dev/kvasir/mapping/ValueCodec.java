@@ -4,6 +4,7 @@ import dev.kvasir.base.KvTypeException;
 import java.lang.reflect.Type;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How values of the user's own types are written and read (docs/mapping.md §3), for the types
@@ -25,7 +26,7 @@ public interface ValueCodec {
    *
    * @throws KvTypeException if it cannot be written
    */
-  Object write(Object value);
+  @Nullable Object write(Object value);
 
   /**
    * The value of {@code type} that {@code js}, as read (the JS value model), stands for. {@code
@@ -33,11 +34,11 @@ public interface ValueCodec {
    *
    * @throws KvTypeException if {@code js} does not fit
    */
-  Object read(Object js, Type type, ValueMapper mapper);
+  @Nullable Object read(@Nullable Object js, Type type, ValueMapper mapper);
 
   /** A codec for the one class {@code type} (not its subclasses) from two functions. */
   static <T> ValueCodec of(Class<T> type, Function<? super T, ?> write,
-      Function<Object, ? extends T> read) {
+      Function<@Nullable Object, ? extends T> read) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(write, "write");
     Objects.requireNonNull(read, "read");
@@ -48,12 +49,12 @@ public interface ValueCodec {
       }
 
       @Override
-      public Object write(Object value) {
+      public @Nullable Object write(Object value) {
         return write.apply(type.cast(value));
       }
 
       @Override
-      public Object read(Object js, Type t, ValueMapper mapper) {
+      public @Nullable Object read(@Nullable Object js, Type t, ValueMapper mapper) {
         return read.apply(js);
       }
 

@@ -6,6 +6,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How Java objects become values Deno reads and back (docs/mapping.md): what the JS value model
@@ -64,7 +65,7 @@ public final class ValueMapper implements JsAdapter {
    * @throws KvTypeException naming the type if nothing maps it
    */
   @Override
-  public Object adapt(Object value) {
+  public @Nullable Object adapt(Object value) {
     ValueCodec codec = codecByClass.get(value.getClass());
     if (codec != null) {
       return codec.write(value);
@@ -93,7 +94,7 @@ public final class ValueMapper implements JsAdapter {
    *
    * @throws KvTypeException naming the path inside the value that does not fit
    */
-  public <T> T read(Object js, Class<T> type) {
+  public <T> @Nullable T read(@Nullable Object js, Class<T> type) {
     @SuppressWarnings("unchecked")
     T out = (T) reader.read(js, type, "value");
     return out;
@@ -105,7 +106,7 @@ public final class ValueMapper implements JsAdapter {
    *
    * @throws KvTypeException naming the path inside the value that does not fit
    */
-  public <T> T read(Object js, TypeRef<T> type) {
+  public <T> @Nullable T read(@Nullable Object js, TypeRef<T> type) {
     @SuppressWarnings("unchecked")
     T out = (T) reader.read(js, type.type(), "value");
     return out;
@@ -116,7 +117,7 @@ public final class ValueMapper implements JsAdapter {
    *
    * @throws KvTypeException naming the path inside the value that does not fit
    */
-  public Object read(Object js, Type type) {
+  public @Nullable Object read(@Nullable Object js, Type type) {
     return reader.read(js, type, "value");
   }
 
