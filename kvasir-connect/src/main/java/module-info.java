@@ -9,7 +9,9 @@ module dev.kvasir.connect {
   requires transitive dev.kvasir.core;
   requires com.google.protobuf;
   requires com.fasterxml.jackson.databind;
-  requires java.net.http;
+  requires org.eclipse.jetty.client;
+  requires org.eclipse.jetty.http2.client;
+  requires org.eclipse.jetty.http2.client.transport;
   requires org.slf4j;
 
   provides dev.kvasir.spi.EngineProvider with dev.kvasir.connect.RemoteEngineProvider;

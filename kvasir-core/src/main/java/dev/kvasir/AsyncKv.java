@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li><b>Threads.</b> The futures complete on the executor given to {@code kv.async(…)}
- *       ({@code ForkJoinPool.commonPool()} by default), never on an engine's own thread, so a
+ *       (Kvasir's completion threads by default), never on an engine's own thread, so a
  *       slow callback cannot hold up commits. As always with {@code CompletableFuture}, a
  *       callback attached to a future that has completed already runs on the attaching thread.
  *   <li><b>Errors.</b> An invalid argument or a limit fails the returned future rather than

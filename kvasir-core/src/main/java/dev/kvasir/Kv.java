@@ -27,12 +27,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -228,21 +228,22 @@ public final class Kv implements AutoCloseable {
     return new KvListIterator(this, selector, options);
   }
 
+  /** The keys selected, in key order; see {@link #listKeys(ListSelector, ListOptions)}. */
+  public Stream<KvKey> listKeys(ListSelector selector) {
+    return listKeys(selector, ListOptions.defaults());
+  }
+
   /**
-   * The keys selected, without decoding a value (Deno's keys-only listing); see {@link
-   * #list(ListSelector, ListOptions)}.
+   * The keys selected, fetched lazily in batches as the stream is consumed, without decoding a
+   * value (Deno's keys-only listing); see {@link #list(ListSelector, ListOptions)}.
    */
-  public Iterator<KvKey> listKeys(ListSelector selector, ListOptions options) {
-    return list(selector, options).keys();
+  public Stream<KvKey> listKeys(ListSelector selector, ListOptions options) {
+    return list(selector, options).stream().map(KvEntry::key);
   }
 
   /** How many keys the selection holds now; reads every key, in batches of 1000. */
   public long count(ListSelector selector) {
-    long n = 0;
-    for (Iterator<KvKey> it = listKeys(selector, WHOLE); it.hasNext(); it.next()) {
-      n++;
-    }
-    return n;
+    return list(selector, WHOLE).stream().count();
   }
 
   /**
@@ -257,7 +258,7 @@ public final class Kv implements AutoCloseable {
     AtomicOperation batch = atomic();
     int inBatch = 0;
     long batchBytes = 0;
-    for (Iterator<KvKey> it = listKeys(selector, WHOLE); it.hasNext(); ) {
+    for (Iterator<KvKey> it = listKeys(selector, WHOLE).iterator(); it.hasNext(); ) {
       KvKey key = it.next();
       if (inBatch == Limits.MAX_MUTATIONS
           || batchBytes + key.encodedLength() > Limits.MAX_TOTAL_MUTATION_BYTES) {
@@ -498,11 +499,11 @@ public final class Kv implements AutoCloseable {
 
   /**
    * The same database with every operation returning a {@link CompletableFuture}, whose
-   * dependent actions run on {@link java.util.concurrent.ForkJoinPool#commonPool()}; see
-   * {@link AsyncKv}.
+   * dependent actions run on Kvasir's completion threads (daemon threads, as many as
+   * processors, shared by the process; docs/async.md §2); see {@link AsyncKv}.
    */
   public AsyncKv async() {
-    return new AsyncKv(this, ForkJoinPool.commonPool());
+    return new AsyncKv(this, CompletionThreads.shared());
   }
 
   /** As {@link #async()}, running dependent actions on {@code executor}. */

@@ -132,7 +132,7 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
 
   /**
    * Whether the next entry lies within the depth limit; if not, skips the whole subtree it lies
-   * in, whose root has the most parts allowed (docs/list.md §9).
+   * in, whose root has the most parts allowed (docs/list.md §4).
    */
   private boolean withinDepth() {
     if (peeked == null) {
@@ -189,21 +189,6 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
   @Override
   public Iterator<KvEntry> iterator() {
     return this;
-  }
-
-  /** The keys of the remaining entries; their values are never decoded. */
-  public Iterator<KvKey> keys() {
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return KvListIterator.this.hasNext();
-      }
-
-      @Override
-      public KvKey next() {
-        return KvListIterator.this.next().key();
-      }
-    };
   }
 
   /** The remaining entries as a sequential stream. */

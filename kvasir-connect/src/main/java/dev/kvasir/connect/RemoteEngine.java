@@ -21,28 +21,30 @@ import dev.kvasir.spi.ReadRange;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
  * A client for any KV Connect server (denokv, Deno Deploy, Kvasir's {@code KvServer}),
  * docs/kv-connect.md: the metadata exchange when opened and again before it expires, then
- * protobuf requests over HTTP/2 (JDK {@link HttpClient}). A 5xx answer or a network error is
+ * protobuf requests over HTTP/2 ({@link Transport}). A 5xx answer or a network error is
  * retried with exponential backoff up to {@link RemoteConfig#maxRetries()} times; a 4xx is not.
  * KV Connect has no queue delivery, so enqueues and {@code listenQueue} fail clearly, unless the
  * server is Kvasir's, which offers them as an extension ({@link RemoteQueue}).
@@ -53,7 +55,7 @@ public final class RemoteEngine implements KvEngine {
   private static final Duration REFRESH_AT_LEAST_EVERY = Duration.ofMinutes(1);
 
   private final RemoteConfig config;
-  private final HttpClient http;
+  private final Transport transport;
   private final Set<RemoteWatch> watches = ConcurrentHashMap.newKeySet();
   private final RemoteQueue queue = new RemoteQueue(this);
   private volatile boolean queuesOffered;
@@ -63,9 +65,7 @@ public final class RemoteEngine implements KvEngine {
 
   private RemoteEngine(RemoteConfig config) {
     this.config = config;
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-        .connectTimeout(config.timeout()).sslContext(config.sslContext())
-        .followRedirects(HttpClient.Redirect.NORMAL).build();
+    this.transport = new Transport(config);
   }
 
   /**
@@ -75,7 +75,12 @@ public final class RemoteEngine implements KvEngine {
    */
   public static RemoteEngine open(RemoteConfig config) {
     RemoteEngine engine = new RemoteEngine(config);
-    engine.refreshMetadata();
+    try {
+      engine.refreshMetadata();
+    } catch (RuntimeException e) {
+      engine.close();
+      throw e;
+    }
     return engine;
   }
 
@@ -97,15 +102,12 @@ public final class RemoteEngine implements KvEngine {
   }
 
   private synchronized void refreshMetadata() {
-    HttpRequest request = HttpRequest.newBuilder(config.url()).timeout(config.timeout())
-        .header("authorization", "Bearer " + config.accessToken())
-        .header("content-type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(Metadata.request())).build();
-    HttpResponse<byte[]> response = send(request, "the metadata endpoint at '" + config.url()
-        + "'");
-    Metadata m = Metadata.parse(new String(response.body(), StandardCharsets.UTF_8),
-        response.uri());
-    queuesOffered = response.headers().firstValue(RemoteQueue.OFFERED).orElse("").equals("1");
+    Transport.Call call = new Transport.Call(config.url(),
+        Map.of("authorization", "Bearer " + config.accessToken()), "application/json",
+        Metadata.request().getBytes(StandardCharsets.UTF_8), config.timeout());
+    Transport.Answer response = send(call, "the metadata endpoint at '" + config.url() + "'");
+    Metadata m = Metadata.parse(response.text(), response.uri());
+    queuesOffered = response.header(RemoteQueue.OFFERED).equals("1");
     Instant now = Instant.now();
     Instant early = m.expiresAt().minus(REFRESH_EARLY);
     Instant latest = now.plus(REFRESH_AT_LEAST_EVERY);
@@ -113,27 +115,27 @@ public final class RemoteEngine implements KvEngine {
     refreshAt = early.isBefore(latest) ? early : latest;
   }
 
-  /** Sends with retries for 5xx and network errors; returns a 2xx response. */
-  private HttpResponse<byte[]> send(HttpRequest request, String what) {
+  /** Sends with retries for 5xx and network errors; returns a 2xx answer. */
+  private Transport.Answer send(Transport.Call call, String what) {
     Duration delay = config.retryDelay();
     for (int attempt = 0; ; attempt++) {
       ensureOpen();
       String failure;
       Throwable cause = null;
+      CompletableFuture<Transport.Answer> pending = transport.send(call);
       try {
-        HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        Transport.Answer r = pending.get();
         if (accepted(r, what)) {
           return r;
         }
-        failure = "status " + r.statusCode() + ": " + body(r);
-      } catch (SSLHandshakeException e) {
-        throw untrusted(what, e);
-      } catch (IOException e) {
-        failure = e.toString();
-        cause = e;
+        failure = "status " + r.status() + ": " + r.text();
       } catch (InterruptedException e) {
+        pending.cancel(true);
         Thread.currentThread().interrupt();
         throw new KvException("interrupted while calling " + what, e);
+      } catch (ExecutionException e) {
+        cause = e.getCause();
+        failure = transientFailure(cause, what);
       }
       if (attempt >= config.maxRetries()) {
         throw gaveUp(what, attempt, failure, cause);
@@ -145,41 +147,55 @@ public final class RemoteEngine implements KvEngine {
 
   /**
    * {@link #send} without a thread waiting: the retries wait on a timer, and the future
-   * completes on the HTTP client's threads.
+   * completes on the transport's threads.
    */
-  private CompletableFuture<HttpResponse<byte[]>> sendAsync(HttpRequest request, String what,
+  private CompletableFuture<Transport.Answer> sendAsync(Transport.Call call, String what,
       int attempt, Duration delay) {
     if (closed) {
       return CompletableFuture.failedFuture(new KvClosedException());
     }
-    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-        .handle((r, error) -> {
-          String failure;
-          Throwable cause = null;
-          if (error != null) {
-            Throwable e = error instanceof CompletionException && error.getCause() != null
-                ? error.getCause() : error;
-            if (e instanceof SSLHandshakeException tls) {
-              throw untrusted(what, tls);
-            }
-            if (!(e instanceof IOException)) {
-              throw new CompletionException(e);
-            }
-            failure = e.toString();
-            cause = e;
-          } else if (accepted(r, what)) {
-            return CompletableFuture.completedFuture(r);
-          } else {
-            failure = "status " + r.statusCode() + ": " + body(r);
-          }
-          if (attempt >= config.maxRetries()) {
-            throw gaveUp(what, attempt, failure, cause);
-          }
-          Executor later = CompletableFuture.delayedExecutor(jittered(delay),
-              TimeUnit.MILLISECONDS);
-          return CompletableFuture.supplyAsync(() -> null, later).thenCompose(
-              ignored -> sendAsync(request, what, attempt + 1, doubled(delay, MAX_RETRY_DELAY)));
-        }).thenCompose(next -> next);
+    return transport.send(call).handle((r, error) -> {
+      String failure;
+      Throwable cause = null;
+      if (error != null) {
+        cause = error instanceof CompletionException && error.getCause() != null
+            ? error.getCause() : error;
+        failure = transientFailure(cause, what);
+      } else if (accepted(r, what)) {
+        return CompletableFuture.completedFuture(r);
+      } else {
+        failure = "status " + r.status() + ": " + r.text();
+      }
+      if (attempt >= config.maxRetries()) {
+        throw gaveUp(what, attempt, failure, cause);
+      }
+      // Run by the JDK's timer thread itself: the next attempt only starts a request. (Without
+      // an executor, Java 17 with one or two processors would start a thread for it.)
+      Executor later = CompletableFuture.delayedExecutor(jittered(delay), TimeUnit.MILLISECONDS,
+          Runnable::run);
+      return CompletableFuture.supplyAsync(() -> null, later).thenCompose(
+          ignored -> sendAsync(call, what, attempt + 1, doubled(delay, MAX_RETRY_DELAY)));
+    }).thenCompose(next -> next);
+  }
+
+  /**
+   * The text of a failure worth another attempt: the network, a timeout, a name that did not
+   * resolve. Throws any other, and a failed TLS handshake, which the next attempt would repeat.
+   */
+  private static String transientFailure(Throwable e, String what) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof SSLHandshakeException tls) {
+        throw untrusted(what, tls);
+      }
+    }
+    if (e instanceof IOException || e instanceof TimeoutException
+        || e instanceof UnresolvedAddressException) {
+      return e.toString();
+    }
+    if (e instanceof RuntimeException r) {
+      throw r;
+    }
+    throw new KvException("KV Connect failed to call " + what + ": " + e, e);
   }
 
   /**
@@ -187,28 +203,24 @@ public final class RemoteEngine implements KvEngine {
    *
    * @throws KvException for any other status: the call failed for good
    */
-  private static boolean accepted(HttpResponse<byte[]> r, String what) {
-    if (r.statusCode() / 100 == 2) {
+  private static boolean accepted(Transport.Answer r, String what) {
+    if (r.status() / 100 == 2) {
       return true;
     }
-    String body = body(r);
+    String body = r.text();
     // A Kvasir server tells which of the embedded engines' exceptions this is.
-    String kind = r.headers().firstValue("x-kvasir-error").orElse("");
-    if (r.statusCode() == 400 && kind.equals("type")) {
+    String kind = r.header("x-kvasir-error");
+    if (r.status() == 400 && kind.equals("type")) {
       throw new KvTypeException(body);
     }
-    if (r.statusCode() == 400 && kind.equals("limit")) {
+    if (r.status() == 400 && kind.equals("limit")) {
       throw new KvLimitException(body);
     }
-    if (r.statusCode() < 500) {
+    if (r.status() < 500) {
       throw new RemoteException("KV Connect failed to call " + what + " (status="
-          + r.statusCode() + "): " + body);
+          + r.status() + "): " + body);
     }
     return false;
-  }
-
-  private static String body(HttpResponse<byte[]> r) {
-    return new String(r.body(), StandardCharsets.UTF_8);
   }
 
   /** A certificate that is not trusted now will not be trusted on the next attempt. */
@@ -249,36 +261,40 @@ public final class RemoteEngine implements KvEngine {
     }
   }
 
-  /** A data-path request to the endpoint for this consistency. */
-  HttpRequest.Builder dataRequest(String method, MessageLite body, boolean strong) {
+  /** A data-path call to the endpoint for this consistency. */
+  Transport.Call dataCall(String method, MessageLite body, boolean strong, Duration timeout) {
+    return dataCall(method, body, strong, timeout, Map.of());
+  }
+
+  private Transport.Call dataCall(String method, MessageLite body, boolean strong,
+      Duration timeout, Map<String, String> extraHeaders) {
     Metadata m = currentMetadata();
     Metadata.Endpoint endpoint = strong ? m.strongEndpoint() : m.eventualEndpoint();
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint.url() + "/" + method))
-        .header("authorization", "Bearer " + m.token())
-        .header("content-type", "application/x-protobuf")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("authorization", "Bearer " + m.token());
     if (m.version() == 1) {
-      b.header("x-transaction-domain-id", m.databaseId().toString());
+      headers.put("x-transaction-domain-id", m.databaseId().toString());
     } else {
-      b.header("x-denokv-database-id", m.databaseId().toString())
-          .header("x-denokv-version", String.valueOf(m.version()));
+      headers.put("x-denokv-database-id", m.databaseId().toString());
+      headers.put("x-denokv-version", String.valueOf(m.version()));
     }
-    return b;
+    headers.putAll(extraHeaders);
+    return new Transport.Call(URI.create(endpoint.url() + "/" + method), headers,
+        "application/x-protobuf", body.toByteArray(), timeout);
   }
 
   /**
    * Posts to the strong endpoint's {@code method} with retries, allowing {@code longer} beyond
-   * the usual timeout (a long poll); returns the 2xx response.
+   * the usual timeout (a long poll); returns the 2xx answer.
    */
-  HttpResponse<byte[]> post(String method, MessageLite body, Duration longer) {
-    HttpRequest request = dataRequest(method, body, true)
-        .timeout(config.timeout().plus(longer)).build();
-    return send(request, "'" + request.uri() + "'");
+  Transport.Answer post(String method, MessageLite body, Duration longer) {
+    Transport.Call call = dataCall(method, body, true, config.timeout().plus(longer));
+    return send(call, "'" + call.uri() + "'");
   }
 
   private byte[] call(String method, MessageLite body, boolean strong) {
-    HttpRequest request = dataRequest(method, body, strong).timeout(config.timeout()).build();
-    return send(request, "'" + request.uri() + "'").body();
+    Transport.Call call = dataCall(method, body, strong, config.timeout());
+    return send(call, "'" + call.uri() + "'").body();
   }
 
   @Override
@@ -296,9 +312,9 @@ public final class RemoteEngine implements KvEngine {
   public CompletableFuture<List<List<RawEntry>>> snapshotReadAsync(List<ReadRange> ranges,
       Consistency consistency) {
     boolean strong = consistency == Consistency.STRONG;
-    HttpRequest request = dataRequest("snapshot_read", Wire.snapshotRead(ranges), strong)
-        .timeout(config.timeout()).build();
-    return sendAsync(request, "'" + request.uri() + "'", 0, config.retryDelay())
+    Transport.Call call = dataCall("snapshot_read", Wire.snapshotRead(ranges), strong,
+        config.timeout());
+    return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay())
         .thenApply(r -> {
           try {
             return Wire.entries(SnapshotReadOutput.parseFrom(r.body()), strong);
@@ -311,15 +327,15 @@ public final class RemoteEngine implements KvEngine {
 
   @Override
   public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
-    HttpRequest request = writeRequest(write);
-    return sendAsync(request, "'" + request.uri() + "'", 0, config.retryDelay())
+    Transport.Call call = writeCall(write);
+    return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay())
         .thenApply(r -> committed(r.body()));
   }
 
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-    HttpRequest request = writeRequest(write);
-    return committed(send(request, "'" + request.uri() + "'").body());
+    Transport.Call call = writeCall(write);
+    return committed(send(call, "'" + call.uri() + "'").body());
   }
 
   /**
@@ -327,15 +343,15 @@ public final class RemoteEngine implements KvEngine {
    * after a lost answer (the server died after committing) is answered with the first attempt's
    * result, not applied again.
    */
-  private HttpRequest writeRequest(AtomicWrite write) {
+  private Transport.Call writeCall(AtomicWrite write) {
     if (!write.enqueues().isEmpty() && !queuesOffered) {
       throw new KvException("Enqueue operations are not supported in KV Connect (only a Kvasir"
           + " server offers queues)");
     }
     String key = write.idempotencyKey() != null ? write.idempotencyKey()
         : UUID.randomUUID().toString();
-    return dataRequest("atomic_write", Wire.atomicWrite(write), true)
-        .header(Wire.IDEMPOTENCY_KEY_HEADER, key).timeout(config.timeout()).build();
+    return dataCall("atomic_write", Wire.atomicWrite(write), true, config.timeout(),
+        Map.of(Wire.IDEMPOTENCY_KEY_HEADER, key));
   }
 
   private static Optional<Versionstamp> committed(byte[] answer) {
@@ -369,22 +385,13 @@ public final class RemoteEngine implements KvEngine {
     return watch;
   }
 
-  /** Opens one watch stream; the caller reads frames from the body. */
+  /**
+   * Opens one watch stream; the caller reads frames from the body, which has no time limit.
+   *
+   * @throws IOException if the stream cannot be opened now (retried by the watch)
+   */
   InputStream openWatchStream(List<RawKey> keys) throws IOException, InterruptedException {
-    HttpRequest request = dataRequest("watch", Wire.watch(keys), true).build();
-    HttpResponse<InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    if (r.statusCode() != 200) {
-      String body;
-      try (InputStream in = r.body()) {
-        body = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
-      }
-      if (r.statusCode() < 500) {
-        throw new RemoteException("KV Connect failed to call '" + request.uri() + "' (status="
-            + r.statusCode() + "): " + body);
-      }
-      throw new IOException("status " + r.statusCode() + ": " + body);
-    }
-    return r.body();
+    return transport.openStream(dataCall("watch", Wire.watch(keys), true, config.timeout()));
   }
 
   void watchClosed(RemoteWatch watch) {
@@ -410,5 +417,6 @@ public final class RemoteEngine implements KvEngine {
     closed = true;
     watches.forEach(RemoteWatch::close);
     queue.close();
+    transport.close();
   }
 }

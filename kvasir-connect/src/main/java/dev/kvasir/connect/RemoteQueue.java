@@ -10,7 +10,6 @@ import dev.kvasir.connect.proto.QueueRenew;
 import dev.kvasir.connect.proto.QueueRenewOutput;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.value.EncodedValue;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -54,7 +53,7 @@ final class RemoteQueue implements AutoCloseable {
   DequeuedMessage next(Duration timeout) throws InterruptedException {
     Duration wait = timeout.compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : timeout;
     String pollId = UUID.randomUUID().toString();
-    HttpResponse<byte[]> r;
+    Transport.Answer r;
     try {
       r = engine.post("kvasir/queue/next",
           QueueNext.newBuilder().setWaitMs(wait.toMillis()).setPollId(pollId).build(), wait);
@@ -69,7 +68,7 @@ final class RemoteQueue implements AutoCloseable {
       }
       throw e;
     }
-    if (r.statusCode() == 204) {
+    if (r.status() == 204) {
       return null;
     }
     QueueMessage m;
@@ -112,7 +111,7 @@ final class RemoteQueue implements AutoCloseable {
       return;
     }
     try {
-      HttpResponse<byte[]> r = engine.post("kvasir/queue/renew",
+      Transport.Answer r = engine.post("kvasir/queue/renew",
           QueueRenew.newBuilder().addAllLeaseIds(ids).build(), Duration.ZERO);
       List<String> lost = QueueRenewOutput.parseFrom(r.body()).getLostLeaseIdsList();
       if (!lost.isEmpty()) {
@@ -152,9 +151,9 @@ final class RemoteQueue implements AutoCloseable {
         throw new IllegalStateException("queue message already finished");
       }
       try {
-        HttpResponse<byte[]> r = engine.post("kvasir/queue/finish", QueueFinish.newBuilder()
+        Transport.Answer r = engine.post("kvasir/queue/finish", QueueFinish.newBuilder()
             .setLeaseId(leaseId).setSuccess(success).build(), Duration.ZERO);
-        if (r.statusCode() == 204) {
+        if (r.status() == 204) {
           LOG.warn("The server no longer held a queue message when its delivery ended"
               + " ({}); it was counted as failed and is delivered again",
               success ? "handled" : "failed");

@@ -4,6 +4,7 @@ import dev.kvasir.connect.proto.WatchOutput;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
+import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -68,9 +69,17 @@ final class RemoteWatch implements EngineWatch {
     return stream;
   }
 
+  /**
+   * The next frame. Read with {@code readFully}, which never asks the stream for zero bytes:
+   * {@code readNBytes} does once it has what it wants, and Jetty's response stream waits for
+   * more data before answering that, which would hold each frame back until the next ping.
+   */
   private static byte[] readFrame(InputStream in) throws IOException {
-    byte[] header = in.readNBytes(4);
-    if (header.length < 4) {
+    DataInputStream data = new DataInputStream(in);
+    byte[] header = new byte[4];
+    try {
+      data.readFully(header);
+    } catch (EOFException e) {
       throw new EOFException("watch stream ended");
     }
     int length = (header[0] & 0xff) | (header[1] & 0xff) << 8 | (header[2] & 0xff) << 16
@@ -78,8 +87,10 @@ final class RemoteWatch implements EngineWatch {
     if (length < 0 || length > MAX_FRAME_BYTES) {
       throw new IOException("watch frame of " + Integer.toUnsignedString(length) + " bytes");
     }
-    byte[] frame = in.readNBytes(length);
-    if (frame.length < length) {
+    byte[] frame = new byte[length];
+    try {
+      data.readFully(frame);
+    } catch (EOFException e) {
       throw new EOFException("watch stream ended inside a frame");
     }
     return frame;

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the Java API adds over the engine (docs/list.md §9, docs/atomic.md §8): reading any
+ * What the Java API adds over the engine (docs/list.md §4, docs/atomic.md §8): reading any
  * number of keys, keys-only and depth-limited lists, counting and deleting a range, the u64
  * shortcuts, and transactions that retry.
  */
@@ -90,7 +90,7 @@ public abstract class ApiContract extends ContractBase {
     kv.set(key("keep", 1), 1);
     ListSelector bulk = ListSelector.prefix(key("bulk"));
     List<KvKey> listed = new ArrayList<>();
-    kv.listKeys(bulk, ListOptions.defaults().limit(3)).forEachRemaining(listed::add);
+    kv.listKeys(bulk, ListOptions.defaults().limit(3)).forEach(listed::add);
     assertThat(listed).containsExactly(key("bulk", 0), key("bulk", 1), key("bulk", 2));
     assertThat(kv.count(bulk)).isEqualTo(1_500);
     assertThat(kv.deleteRange(bulk)).isEqualTo(1_500);

@@ -9,6 +9,8 @@ import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvLimitException;
 import dev.kvasir.value.KvU64;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -94,5 +96,21 @@ public abstract class AsyncContract extends ContractBase {
     CompletableFuture<List<KvEntry>> tooMany = async.getMany(Collections.nCopies(11, key("x")));
     assertThat(tooMany).isCompletedExceptionally();
     assertThat(tooMany.handle((r, e) -> e).join()).isInstanceOf(KvLimitException.class);
+  }
+
+  @Test
+  void thousandsOfOutstandingGets_startNoThreadForEach() throws Exception {
+    kv.set(key("t"), 1);
+    kv.async().get(key("t")).get(30, TimeUnit.SECONDS); // the threads every get shares
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long startedBefore = threads.getTotalStartedThreadCount();
+    List<CompletableFuture<KvEntry>> gets = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      gets.add(kv.async().get(key("t")));
+    }
+    CompletableFuture.allOf(gets.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+    assertThat(gets).allMatch(g -> g.join().exists());
+    // Pools may grow under the burst (a server in this JVM too), but not by one per get.
+    assertThat(threads.getTotalStartedThreadCount() - startedBefore).isLessThan(1000);
   }
 }

@@ -1,0 +1,170 @@
+package dev.kvasir.connect;
+
+import dev.kvasir.base.KvException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.CompletableResponseListener;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.ProxyAuthenticationProtocolHandler;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+
+/**
+ * HTTP/2 to a KV Connect server, as Deno speaks it (docs/kv-connect.md §1): cleartext with prior
+ * knowledge on {@code http://}, negotiated by ALPN on {@code https://}, every request a POST,
+ * all on one connection. Jetty's client, not the JDK's: on Java 17 with one or two processors
+ * the JDK's completes every asynchronous request on a thread started for it (§11).
+ */
+final class Transport implements AutoCloseable {
+  /** The largest answer read: a snapshot read of 1000 entries of 64 KiB fits with room. */
+  private static final int MAX_ANSWER_BYTES = 128 * 1024 * 1024;
+
+  private static final int MAX_THREADS = 32;
+
+  /** A POST to send: where, its headers and body, and how long it may take in all. */
+  record Call(URI uri, Map<String, String> headers, String contentType, byte[] body,
+      Duration timeout) {}
+
+  /** A complete answer. */
+  record Answer(int status, byte[] body, URI uri, Map<String, String> headers) {
+    String text() {
+      return new String(body, StandardCharsets.UTF_8);
+    }
+
+    String header(String name) {
+      return headers.getOrDefault(name, "");
+    }
+  }
+
+  private final HttpClient client;
+
+  Transport(RemoteConfig config) {
+    ClientConnector connector = new ClientConnector();
+    SslContextFactory.Client tls = new SslContextFactory.Client();
+    tls.setSslContext(config.sslContext());
+    connector.setSslContextFactory(tls);
+    connector.setConnectTimeout(config.timeout());
+    // Threads for I/O and completions only: a caller waiting for an answer holds none.
+    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
+    threads.setName("kvasir-remote");
+    threads.setDaemon(true);
+    connector.setExecutor(threads);
+    connector.setScheduler(new ScheduledExecutorScheduler("kvasir-remote-timer", true));
+    client = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client(connector)));
+    client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "kvasir"));
+    client.setConnectTimeout(config.timeout().toMillis());
+    try {
+      client.start();
+    } catch (Exception e) {
+      throw new KvException("cannot start the HTTP client: " + e.getMessage(), e);
+    }
+    // A 401 is the server's answer to a bad token, for the caller to see, not a challenge to
+    // answer. (Starting the client installs the handlers.)
+    client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
+    client.getProtocolHandlers().remove(ProxyAuthenticationProtocolHandler.NAME);
+  }
+
+  /**
+   * Sends {@code call}; the future fails with what broke (an {@link IOException}, a {@link
+   * java.util.concurrent.TimeoutException}, …) and completes on the client's threads.
+   * Cancelling it aborts the request.
+   */
+  CompletableFuture<Answer> send(Call call) {
+    CompletableFuture<ContentResponse> response;
+    try {
+      response = new CompletableResponseListener(request(call)
+          .timeout(call.timeout().toMillis(), TimeUnit.MILLISECONDS), MAX_ANSWER_BYTES).send();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<Answer> answer = response.thenApply(r -> new Answer(r.getStatus(),
+        r.getContent(), r.getRequest().getURI(), headers(r)));
+    answer.whenComplete((a, error) -> {
+      if (answer.isCancelled()) {
+        response.cancel(true);
+      }
+    });
+    return answer;
+  }
+
+  /**
+   * Sends {@code call} and returns its body as a stream once the answer's headers are in,
+   * within {@code call.timeout()}; the body has no time limit (a watch). Closing the stream
+   * ends the request.
+   *
+   * @throws IOException for a status other than 200 that is a server's fault (5xx)
+   * @throws RemoteException for any other status other than 200
+   */
+  InputStream openStream(Call call) throws IOException, InterruptedException {
+    InputStreamResponseListener listener = new InputStreamResponseListener();
+    Request request = request(call);
+    request.send(listener);
+    Response response;
+    try {
+      response = listener.get(call.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      request.abort(e);
+      throw new IOException("no answer from '" + call.uri() + "' in " + call.timeout(), e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    }
+    InputStream body = listener.getInputStream();
+    if (response.getStatus() == 200) {
+      return body;
+    }
+    String text;
+    try (body) {
+      text = new String(body.readNBytes(4096), StandardCharsets.UTF_8);
+    }
+    if (response.getStatus() < 500) {
+      throw new RemoteException("KV Connect failed to call '" + call.uri() + "' (status="
+          + response.getStatus() + "): " + text);
+    }
+    throw new IOException("status " + response.getStatus() + ": " + text);
+  }
+
+  private Request request(Call call) {
+    return client.newRequest(call.uri()).method(HttpMethod.POST)
+        .headers(h -> call.headers().forEach(h::put))
+        .body(new BytesRequestContent(call.contentType(), call.body()));
+  }
+
+  private static Map<String, String> headers(Response r) {
+    Map<String, String> out = new HashMap<>();
+    for (HttpField field : r.getHeaders()) {
+      out.putIfAbsent(field.getLowerCaseName(), field.getValue());
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    try {
+      client.stop();
+    } catch (Exception e) {
+      // stopping aborts what is in flight; nothing else can go wrong that matters here
+    }
+  }
+}
