@@ -47,8 +47,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
+// The HTTP/2 stacks of client and server take several seconds to compile: a longer warm-up.
+@Warmup(iterations = 6, time = 3)
+@Measurement(iterations = 5, time = 3)
 @Fork(1)
 public class AsyncGets {
   private static final int KEYS = 1000;

@@ -134,6 +134,7 @@ public final class RemoteEngine implements KvEngine {
         Thread.currentThread().interrupt();
         throw new KvException("interrupted while calling " + what, e);
       } catch (ExecutionException e) {
+        ensureOpen(); // closing aborts what is in flight
         cause = e.getCause();
         failure = transientFailure(cause, what);
       }
@@ -158,6 +159,7 @@ public final class RemoteEngine implements KvEngine {
       String failure;
       Throwable cause = null;
       if (error != null) {
+        ensureOpen(); // closing aborts what is in flight
         cause = error instanceof CompletionException && error.getCause() != null
             ? error.getCause() : error;
         failure = transientFailure(cause, what);

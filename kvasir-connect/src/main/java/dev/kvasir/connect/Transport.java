@@ -41,6 +41,7 @@ final class Transport implements AutoCloseable {
   /** The largest answer read: a snapshot read of 1000 entries of 64 KiB fits with room. */
   private static final int MAX_ANSWER_BYTES = 128 * 1024 * 1024;
 
+  /** The most threads the client runs, for I/O and completions; a waiting caller holds none. */
   private static final int MAX_THREADS = 32;
 
   /** A POST to send: where, its headers and body, and how long it may take in all. */
@@ -66,7 +67,6 @@ final class Transport implements AutoCloseable {
     tls.setSslContext(config.sslContext());
     connector.setSslContextFactory(tls);
     connector.setConnectTimeout(config.timeout());
-    // Threads for I/O and completions only: a caller waiting for an answer holds none.
     QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
     threads.setName("kvasir-remote");
     threads.setDaemon(true);
@@ -114,8 +114,9 @@ final class Transport implements AutoCloseable {
    * within {@code call.timeout()}; the body has no time limit (a watch). Closing the stream
    * ends the request.
    *
-   * @throws IOException for a status other than 200 that is a server's fault (5xx)
-   * @throws RemoteException for any other status other than 200
+   * @throws IOException if the stream cannot be opened now: the network, a timeout, a 5xx
+   * @throws RemoteException for a 4xx: the call is wrong and will stay wrong
+   * @throws InterruptedException after aborting the request
    */
   InputStream openStream(Call call) throws IOException, InterruptedException {
     InputStreamResponseListener listener = new InputStreamResponseListener();
@@ -127,6 +128,9 @@ final class Transport implements AutoCloseable {
     } catch (TimeoutException e) {
       request.abort(e);
       throw new IOException("no answer from '" + call.uri() + "' in " + call.timeout(), e);
+    } catch (InterruptedException e) {
+      request.abort(e);
+      throw e;
     } catch (ExecutionException e) {
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     }
