@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.TransactOptions;
 import dev.kvasir.testkit.load.ContendedIncrements;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,10 +20,9 @@ class TransactContentionIT {
     try (Kv kv = Kv.of(PostgresEngine.open(PostgresConfig.of(TestPostgres.url())
         .schema(TestPostgres.freshSchema("contention"))))) {
       ContendedIncrements.Result result =
-          ContendedIncrements.run(kv, KvKey.of("counter"), 8, 1000);
+          ContendedIncrements.run(kv, KvKey.of("counter"), 8, 1000, TransactOptions.defaults());
 
-      Files.writeString(Path.of("target", "transact-contention.txt"),
-          "postgres: " + result + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      result.appendTo(Path.of("target", "transact-contention.txt"), "postgres");
       assertThat(result.counter()).isEqualTo(8000);
       assertThat(result.attempts()).isGreaterThanOrEqualTo(8000);
     }

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.TransactOptions;
 import dev.kvasir.testkit.load.ContendedIncrements;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,10 +23,9 @@ class TransactContentionIT {
   void eightThreadsIncrementingOneCounterAThousandTimesEach_countExactly() throws Exception {
     try (Kv kv = Kv.open(dir.resolve("counter.sqlite3").toString())) {
       ContendedIncrements.Result result =
-          ContendedIncrements.run(kv, KvKey.of("counter"), 8, 1000);
+          ContendedIncrements.run(kv, KvKey.of("counter"), 8, 1000, TransactOptions.defaults());
 
-      Files.writeString(Path.of("target", "transact-contention.txt"),
-          "sqlite: " + result + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      result.appendTo(Path.of("target", "transact-contention.txt"), "sqlite");
       assertThat(result.counter()).isEqualTo(8000);
       assertThat(result.attempts()).isGreaterThanOrEqualTo(8000);
     }

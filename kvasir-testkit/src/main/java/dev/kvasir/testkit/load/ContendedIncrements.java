@@ -3,6 +3,11 @@ package dev.kvasir.testkit.load;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
+import dev.kvasir.TransactOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The worst case of {@link Kv#transact}: threads that all read one counter and write it plus
- * one, with the default retry options, so that nearly every commit makes the others' attempts
- * fail. Counts the attempts, so the retries it took can be reported.
+ * one, so that every commit can make the others' attempts fail. Counts the attempts, so the
+ * retries it took can be reported.
  */
 public final class ContendedIncrements {
   /** What a run did: the counter read at the end, and the attempts all transactions made. */
@@ -29,6 +34,12 @@ public final class ContendedIncrements {
       return attempts - increments();
     }
 
+    /** Appends this result, for {@code engine}, to {@code file} (the note's figures). */
+    public void appendTo(Path file, String engine) throws IOException {
+      Files.writeString(file, engine + ": " + this + "\n", StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
+    }
+
     @Override
     public String toString() {
       return String.format("%d threads x %d increments: counter %d, %d attempts, %d retries"
@@ -39,8 +50,12 @@ public final class ContendedIncrements {
 
   private ContendedIncrements() {}
 
-  /** Runs {@code threads} threads each incrementing {@code key} {@code each} times in {@code kv}. */
-  public static Result run(Kv kv, KvKey key, int threads, int each) throws Exception {
+  /**
+   * Runs {@code threads} threads each incrementing {@code key} {@code each} times in {@code kv},
+   * transactions retrying as {@code options} say.
+   */
+  public static Result run(Kv kv, KvKey key, int threads, int each, TransactOptions options)
+      throws Exception {
     AtomicLong attempts = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long start = System.nanoTime();
@@ -49,7 +64,7 @@ public final class ContendedIncrements {
       for (int t = 0; t < threads; t++) {
         done.add(pool.submit(() -> {
           for (int i = 0; i < each; i++) {
-            kv.transact(tx -> {
+            kv.transact(options, tx -> {
               attempts.incrementAndGet();
               KvEntry e = tx.get(key);
               long n = e.exists() ? e.value(Long.class) : 0;
