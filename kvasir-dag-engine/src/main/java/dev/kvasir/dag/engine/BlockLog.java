@@ -1,0 +1,290 @@
+package dev.kvasir.dag.engine;
+
+import dev.kvasir.base.KvException;
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.store.Block;
+import dev.kvasir.dag.store.Blockstore;
+import dev.kvasir.dag.store.CorruptBlockException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The blocks of a {@code dag:} database in one append-only file (docs/dag-engine.md §2):
+ * blocks are staged by {@link #put} and written, followed by a commit marker, by one {@link
+ * #commit} with one sync. On open, anything after the last complete marker (a torn write, a
+ * commit that failed) is cut off, so the file always ends at a commit. Every block read is
+ * checked against its CID.
+ *
+ * <p>Reads are thread-safe; {@code put}, {@code commit} and {@code discard} are called by one
+ * writer at a time.
+ */
+final class BlockLog implements Blockstore, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BlockLog.class);
+
+  static final String FILE_NAME = "blocks.kvdag";
+  private static final byte[] MAGIC = "KVDAG01\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte BLOCK = 'B';
+  private static final byte COMMIT = 'C';
+  /** Larger sections are refused as damage: far above any shard or Deno value. */
+  private static final int MAX_SECTION = 64 << 20;
+
+  /** Where a block's bytes are in the file. */
+  private record Location(long offset, int length) {}
+
+  private final Path file;
+  private final FileChannel channel;
+  private final boolean readOnly;
+  private final Map<Cid, Location> index = new HashMap<>();
+  private final List<Cid> commits = new ArrayList<>();
+  private final Map<Cid, Block> staged = new LinkedHashMap<>();
+  private long end;
+
+  private BlockLog(Path file, FileChannel channel, boolean readOnly) {
+    this.file = file;
+    this.channel = channel;
+    this.readOnly = readOnly;
+  }
+
+  /** Opens (creating unless {@code readOnly}) the log in {@code dir}. */
+  static BlockLog open(Path dir, boolean readOnly) {
+    Path file = dir.resolve(FILE_NAME);
+    try {
+      if (readOnly) {
+        if (!Files.exists(file)) {
+          throw new KvException("no KV/DAG database at " + dir + " (no " + FILE_NAME + ")");
+        }
+        return load(file, FileChannel.open(file, StandardOpenOption.READ), true);
+      }
+      Files.createDirectories(dir);
+      boolean created = !Files.exists(file);
+      FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
+          StandardOpenOption.READ, StandardOpenOption.WRITE);
+      if (created || channel.size() == 0) {
+        channel.write(ByteBuffer.wrap(MAGIC), 0);
+        channel.force(true);
+      }
+      return load(file, channel, false);
+    } catch (IOException e) {
+      throw new KvException("cannot open KV/DAG database " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static BlockLog load(Path file, FileChannel channel, boolean readOnly)
+      throws IOException {
+    BlockLog blockLog = new BlockLog(file, channel, readOnly);
+    try {
+      blockLog.scan();
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+    return blockLog;
+  }
+
+  /** Indexes every committed block and cuts off what follows the last commit. */
+  private void scan() throws IOException {
+    byte[] magic = new byte[MAGIC.length];
+    if (channel.read(ByteBuffer.wrap(magic), 0) != MAGIC.length || !Arrays.equals(magic,
+        MAGIC)) {
+      throw new KvException(file + " is not a KV/DAG block log (bad magic)");
+    }
+    long size = channel.size();
+    long pos = MAGIC.length;
+    long committedEnd = pos;
+    Map<Cid, Location> pending = new HashMap<>();
+    ByteBuffer head = ByteBuffer.allocate(5);
+    while (pos + 5 <= size) {
+      head.clear();
+      readFully(head, pos);
+      byte type = head.get(0);
+      int length = head.getInt(1);
+      if ((type != BLOCK && type != COMMIT) || length < 0 || length > MAX_SECTION
+          || pos + 5 + length > size) {
+        break; // a torn or damaged tail
+      }
+      byte[] section = new byte[length];
+      readFully(ByteBuffer.wrap(section), pos + 5);
+      ByteArrayInputStream in = new ByteArrayInputStream(section);
+      Cid cid;
+      try {
+        cid = Cid.read(in);
+      } catch (RuntimeException | EOFException e) {
+        break;
+      }
+      int cidLength = length - in.available();
+      if (type == BLOCK) {
+        pending.put(cid, new Location(pos + 5 + cidLength, length - cidLength));
+      } else {
+        index.putAll(pending);
+        pending.clear();
+        commits.add(cid);
+        committedEnd = pos + 5 + length;
+      }
+      pos += 5 + length;
+    }
+    end = committedEnd;
+    if (committedEnd < size) {
+      if (readOnly) {
+        log.warn("{}: ignoring {} bytes after the last commit", file, size - committedEnd);
+      } else {
+        log.warn("{}: cutting off {} bytes after the last commit (an interrupted write)", file,
+            size - committedEnd);
+        channel.truncate(committedEnd);
+        channel.force(true);
+      }
+    }
+  }
+
+  private void readFully(ByteBuffer buffer, long position) throws IOException {
+    long at = position;
+    while (buffer.hasRemaining()) {
+      int n = channel.read(buffer, at);
+      if (n < 0) {
+        throw new EOFException(file + " ends at " + at);
+      }
+      at += n;
+    }
+  }
+
+  /** The commit markers' CIDs, oldest first. */
+  synchronized List<Cid> commits() {
+    return List.copyOf(commits);
+  }
+
+  /** The newest commit's CID, or null for a new database. */
+  synchronized Cid lastCommit() {
+    return commits.isEmpty() ? null : commits.get(commits.size() - 1);
+  }
+
+  /** The file's size: every committed byte. */
+  synchronized long size() {
+    return end;
+  }
+
+  @Override
+  public Block get(Cid cid) {
+    Location at;
+    synchronized (this) {
+      Block block = staged.get(cid);
+      if (block != null) {
+        return block;
+      }
+      at = index.get(cid);
+    }
+    if (at == null) {
+      return null;
+    }
+    byte[] bytes = new byte[at.length()];
+    try {
+      readFully(ByteBuffer.wrap(bytes), at.offset());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read block " + cid + " from " + file, e);
+    }
+    try {
+      return Block.verified(cid, bytes);
+    } catch (CorruptBlockException e) {
+      throw new CorruptBlockException(cid, "damaged in " + file + " at byte " + at.offset()
+          + ": " + e.getMessage());
+    }
+  }
+
+  @Override
+  public synchronized boolean has(Cid cid) {
+    return staged.containsKey(cid) || index.containsKey(cid);
+  }
+
+  /** Stages {@code block} for the next {@link #commit}. */
+  @Override
+  public synchronized void put(Block block) {
+    if (!index.containsKey(block.cid())) {
+      staged.putIfAbsent(block.cid(), block);
+    }
+  }
+
+  /** Blocks are never deleted from a log. */
+  @Override
+  public void delete(Cid cid) {
+    throw new UnsupportedOperationException("a KV/DAG block log only grows");
+  }
+
+  /**
+   * Writes the staged blocks and a marker naming {@code commit} (a staged or stored block),
+   * then syncs. If the write fails, the file is cut back to where it was and nothing is kept.
+   */
+  synchronized void commit(Cid commit) {
+    if (readOnly) {
+      throw new KvException(file + " is open for reading only");
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Map<Cid, Location> added = new HashMap<>();
+    for (Block block : staged.values()) {
+      byte[] cid = block.cid().bytes();
+      byte[] bytes = block.bytes();
+      section(out, BLOCK, cid, bytes);
+      added.put(block.cid(), new Location(end + out.size() - bytes.length, bytes.length));
+    }
+    section(out, COMMIT, commit.bytes(), new byte[0]);
+    ByteBuffer buffer = ByteBuffer.wrap(out.toByteArray());
+    try {
+      long at = end;
+      while (buffer.hasRemaining()) {
+        at += channel.write(buffer, at);
+      }
+      channel.force(false);
+    } catch (IOException e) {
+      try {
+        channel.truncate(end);
+      } catch (IOException again) {
+        e.addSuppressed(again);
+      }
+      staged.clear();
+      throw new KvException("cannot write to " + file + ": " + e.getMessage(), e);
+    }
+    end += out.size();
+    index.putAll(added);
+    commits.add(commit);
+    staged.clear();
+  }
+
+  /** Drops the staged blocks (a transaction that did not commit). */
+  synchronized void discard() {
+    staged.clear();
+  }
+
+  private static void section(ByteArrayOutputStream out, byte type, byte[] cid, byte[] bytes) {
+    int length = cid.length + bytes.length;
+    out.write(type);
+    out.write(length >>> 24);
+    out.write(length >>> 16);
+    out.write(length >>> 8);
+    out.write(length);
+    out.writeBytes(cid);
+    out.writeBytes(bytes);
+  }
+
+  @Override
+  public void close() {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      log.warn("closing {}: {}", file, e.getMessage());
+    }
+  }
+}

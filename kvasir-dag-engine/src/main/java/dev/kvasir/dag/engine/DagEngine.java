@@ -1,0 +1,116 @@
+package dev.kvasir.dag.engine;
+
+import dev.kvasir.base.KvArgumentException;
+import dev.kvasir.base.Versionstamp;
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.engine.RulebookEngine;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The {@code dag:} engine (docs/dag-engine.md): every commit is a new KV/DAG root, kept with
+ * the ones before it in an append-only block log, so any past state can be read ({@link
+ * #openAt}) and the keyspace root is the state's fingerprint ({@link #fingerprint}). Deno's
+ * rules come from the rulebook; this engine supplies only storage.
+ */
+public final class DagEngine extends RulebookEngine {
+  private final DagStorage storage;
+  private final BlockLog blocks;
+
+  private DagEngine(DagStorage storage, BlockLog blocks, String name) {
+    super(storage, name);
+    this.storage = storage;
+    this.blocks = blocks;
+  }
+
+  /** Opens (creating if needed) the database in directory {@code dir}. */
+  public static DagEngine open(Path dir) {
+    BlockLog blocks = BlockLog.open(dir, false);
+    return new DagEngine(DagStorage.open(blocks), blocks, "dag");
+  }
+
+  /**
+   * Opens the database in {@code dir} as it was at {@code at}, for reading only: a commit's
+   * versionstamp (20 hex digits; the state after the newest commit at or below it), a commit
+   * record's CID, or an ISO-8601 instant (the state after the newest commit made at or before
+   * it).
+   *
+   * @throws KvArgumentException if {@code at} is none of these or names no commit
+   */
+  public static DagEngine openAt(Path dir, String at) {
+    BlockLog blocks = BlockLog.open(dir, true);
+    try {
+      Cid commit = find(blocks, at);
+      return new DagEngine(DagStorage.at(blocks, commit), blocks, "dag-at");
+    } catch (RuntimeException e) {
+      blocks.close();
+      throw e;
+    }
+  }
+
+  private static Cid find(BlockLog blocks, String at) {
+    List<Cid> commits = blocks.commits();
+    if (at.length() == 20 && at.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+      long version = Versionstamp.parse(at).version();
+      return newest(blocks, commits, r -> r.version() <= version, "versionstamp " + at);
+    }
+    if (at.startsWith("b")) {
+      Cid cid;
+      try {
+        cid = Cid.parse(at);
+      } catch (RuntimeException e) {
+        throw new KvArgumentException("at=" + at + " is not a CID: " + e.getMessage());
+      }
+      if (!commits.contains(cid)) {
+        throw new KvArgumentException("at=" + at + " names no commit of this database");
+      }
+      return cid;
+    }
+    Instant time;
+    try {
+      time = Instant.parse(at);
+    } catch (DateTimeParseException e) {
+      throw new KvArgumentException("at=" + at + " is not a versionstamp (20 hex digits), a"
+          + " commit CID or an ISO-8601 instant such as 2026-11-23T10:15:30Z");
+    }
+    return newest(blocks, commits, r -> !r.time().isAfter(time), "time " + at);
+  }
+
+  private static Cid newest(BlockLog blocks, List<Cid> commits,
+      Predicate<CommitRecord> atOrBefore, String what) {
+    for (int i = commits.size() - 1; i >= 0; i--) {
+      if (atOrBefore.test(CommitRecord.of(blocks.require(commits.get(i))))) {
+        return commits.get(i);
+      }
+    }
+    throw new KvArgumentException("this database has no commit at or before " + what);
+  }
+
+  /** The commit this engine reads (the newest, unless opened at a past one). */
+  public CommitRecord head() {
+    return storage.head();
+  }
+
+  /** The CID of {@link #head()}'s record. */
+  public Cid headCid() {
+    return storage.headCid();
+  }
+
+  /** The keyspace root of the current state: equal states have equal fingerprints. */
+  public Cid fingerprint() {
+    return storage.head().keyspace();
+  }
+
+  /** The commit log, oldest first. */
+  public List<CommitRecord> log() {
+    List<CommitRecord> out = new ArrayList<>();
+    for (Cid cid : blocks.commits()) {
+      out.add(CommitRecord.of(blocks.require(cid)));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.kvasir.dag.engine;
+
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.spi.Engines;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.contract.KvEngineContract;
+import java.nio.file.Path;
+
+/** The KV/DAG engine, opened as users open it, against the whole contract. */
+class DagEngineTest extends KvEngineContract {
+  @Override
+  public KvEngine openEngine(Path dir) {
+    return Engines.open("dag:" + dir.resolve("db"), KvOptions.defaults());
+  }
+
+  @Override
+  public boolean persistent() {
+    return true;
+  }
+}

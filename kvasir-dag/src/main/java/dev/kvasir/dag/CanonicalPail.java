@@ -1,0 +1,372 @@
+package dev.kvasir.dag;
+
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.store.Block;
+import dev.kvasir.dag.store.Blockstore;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * A pail whose shape depends only on what it holds, never on the order it was written in
+ * ({@code docs/dag-keyspace.md} §3): the same entries give the same root CID, however they
+ * arrived. Its blocks are ordinary pail shards, so {@link Pail#get}, {@link Pail#entries} and
+ * {@link Pail#diff} read it.
+ *
+ * <p>The rule, for the entries below one shard (keys relative to it): if they fit in {@code
+ * maxShardSize} bytes as one flat shard, they are that shard. Otherwise they are grouped by
+ * their first character; a group of one entry stays in the shard as it is, a larger group
+ * becomes a link keyed by the group's longest common prefix to the shard (by the same rule) of
+ * its entries with that prefix removed, the entry equal to the prefix, if any, riding on the
+ * link as its data.
+ *
+ * <p>{@link #apply} changes a root by rebuilding only the shards on the changed keys' paths;
+ * the result is always the root {@link #build} gives for the whole new content. Thread-safe.
+ */
+public final class CanonicalPail {
+  /** The shard size used for Kvasir's keyspaces (docs/dag-keyspace.md §3). */
+  public static final int DEFAULT_MAX_SHARD_SIZE = 4096;
+
+  private final ShardLoader loader;
+  private final int maxShardSize;
+
+  private CanonicalPail(ShardLoader loader, int maxShardSize) {
+    if (maxShardSize < 64) {
+      throw new IllegalArgumentException("maxShardSize must be at least 64 bytes, got "
+          + maxShardSize);
+    }
+    this.loader = loader;
+    this.maxShardSize = maxShardSize;
+  }
+
+  public static CanonicalPail open(Blockstore store) {
+    return open(store, DEFAULT_MAX_SHARD_SIZE);
+  }
+
+  public static CanonicalPail open(Blockstore store, int maxShardSize) {
+    return new CanonicalPail(new ShardLoader(Objects.requireNonNull(store, "store")),
+        maxShardSize);
+  }
+
+  public Blockstore store() {
+    return loader.store();
+  }
+
+  /** A reader of the same store (get, entries, diff). */
+  public Pail reader() {
+    return Pail.open(loader.store());
+  }
+
+  /** Stores the shards of the pail holding exactly {@code entries}; returns its root. */
+  public Cid build(SortedMap<String, Cid> entries) {
+    List<Item> items = new ArrayList<>(entries.size());
+    entries.forEach((key, value) -> {
+      Pail.checkKey(key);
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("a pail key must not be empty");
+      }
+      items.add(new Loose(key, Objects.requireNonNull(value, "value of " + key)));
+    });
+    Work work = new Work();
+    return work.save(work.build(items));
+  }
+
+  /**
+   * Applies {@code changes} to the pail at {@code root}: a key mapped to a CID is put, a key
+   * mapped to {@code null} is removed (if present). Stores the new shards; returns the new root,
+   * which is {@code root} itself when nothing changed.
+   */
+  public Cid apply(Cid root, NavigableMap<String, Cid> changes) {
+    for (String key : changes.keySet()) {
+      Pail.checkKey(key);
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("a pail key must not be empty");
+      }
+    }
+    if (changes.isEmpty()) {
+      return root;
+    }
+    Work work = new Work();
+    return work.save(work.apply(loader.load(root), changes));
+  }
+
+  /** One entry of a shard under construction: plain data, or a whole canonical sub-shard. */
+  private sealed interface Item permits Loose, Sub {
+    String key();
+
+    Item withKey(String key);
+  }
+
+  private record Loose(String key, Cid value) implements Item {
+    @Override
+    public Item withKey(String newKey) {
+      return new Loose(newKey, value);
+    }
+  }
+
+  /**
+   * Every key starting with {@code key}: the one equal to it is {@code data} (or absent), the
+   * others live in the canonical shard {@code link}, and {@code key} is their longest common
+   * prefix. Before {@link Work#build} sees a Sub, {@link Work#settle} has opened it into loose
+   * items if its content may belong elsewhere.
+   */
+  private record Sub(String key, Cid link, Cid data) implements Item {
+    @Override
+    public Item withKey(String newKey) {
+      return new Sub(newKey, link, data);
+    }
+  }
+
+  /** One build or apply: remembers the shards it encoded so that only the used ones are saved. */
+  private final class Work {
+    private final Map<Cid, ShardLoader.Loaded> created = new HashMap<>();
+
+    /** The canonical shard for {@code items}: sorted, keys not empty, no key inside a Sub's. */
+    ShardLoader.Loaded build(List<Item> items) {
+      if (items.stream().allMatch(i -> i instanceof Loose)) {
+        List<ShardEntry> flat = new ArrayList<>(items.size());
+        for (Item item : items) {
+          flat.add(ShardEntry.data(item.key(), ((Loose) item).value()));
+        }
+        if (Shard.sizeOf(flat) <= maxShardSize) {
+          return encode(flat);
+        }
+      }
+      List<ShardEntry> entries = new ArrayList<>();
+      int i = 0;
+      while (i < items.size()) {
+        char first = items.get(i).key().charAt(0);
+        int j = i + 1;
+        while (j < items.size() && items.get(j).key().charAt(0) == first) {
+          j++;
+        }
+        entries.add(group(items.subList(i, j)));
+        i = j;
+      }
+      return encode(entries);
+    }
+
+    /** The entry for items sharing their first character. */
+    private ShardEntry group(List<Item> items) {
+      if (items.size() == 1) {
+        return entryOf(items.get(0));
+      }
+      String prefix = items.get(0).key();
+      for (Item item : items) {
+        prefix = commonPrefix(prefix, item.key());
+      }
+      // A Sub's key is never the common prefix of two or more items: the others would lie
+      // inside it. So only a Loose can equal it.
+      Cid exact = null;
+      List<Item> below = new ArrayList<>(items.size());
+      for (Item item : items) {
+        if (item.key().length() == prefix.length()) {
+          exact = ((Loose) item).value();
+        } else {
+          below.add(item.withKey(item.key().substring(prefix.length())));
+        }
+      }
+      return ShardEntry.link(prefix, build(below).block().cid(), exact);
+    }
+
+    /** The canonical shard for {@code shard}'s entries after {@code changes} (keys relative). */
+    ShardLoader.Loaded apply(ShardLoader.Loaded shard, NavigableMap<String, Cid> changes) {
+      List<Sub> subs = new ArrayList<>();
+      TreeMap<String, Cid> loose = new TreeMap<>();
+      for (ShardEntry e : shard.shard().entries()) {
+        if (e.isLink()) {
+          subs.add(new Sub(e.key(), e.link(), e.data()));
+        } else {
+          loose.put(e.key(), e.data());
+        }
+      }
+      // No key lies inside a Sub's, so a change belongs to the Sub whose key it starts with, or
+      // stands alone as loose data.
+      List<Item> items = new ArrayList<>(subs.size() + loose.size() + changes.size());
+      for (Sub sub : subs) {
+        NavigableMap<String, Cid> inside = within(changes, sub.key());
+        items.addAll(inside.isEmpty() ? List.of(sub) : open(sub, inside));
+      }
+      for (Map.Entry<String, Cid> change : changes.entrySet()) {
+        if (subs.stream().anyMatch(sub -> change.getKey().startsWith(sub.key()))) {
+          continue;
+        }
+        if (change.getValue() == null) {
+          loose.remove(change.getKey());
+        } else {
+          loose.put(change.getKey(), change.getValue());
+        }
+      }
+      loose.forEach((k, v) -> items.add(new Loose(k, v)));
+      items.sort((a, b) -> a.key().compareTo(b.key()));
+      return build(settle(items));
+    }
+
+    /**
+     * Opens the Subs whose content may now share a shard with other entries: a Sub over a flat
+     * shard that shares its group with other items is regrouped with them, and when every Sub
+     * is flat and together they may fit one shard, all are opened so that {@link #build} can
+     * tell. What stays a Sub is then either alone in its group or over a shard with links.
+     */
+    private List<Item> settle(List<Item> items) {
+      List<Item> out = new ArrayList<>(items.size());
+      boolean deep = false;
+      long lowerBound = 0; // of the flat shard: each sub-shard's entries, keys only longer
+      int i = 0;
+      while (i < items.size()) {
+        char first = items.get(i).key().charAt(0);
+        int j = i + 1;
+        while (j < items.size() && items.get(j).key().charAt(0) == first) {
+          j++;
+        }
+        for (Item item : items.subList(i, j)) {
+          if (item instanceof Sub sub) {
+            ShardLoader.Loaded child = loader.load(sub.link());
+            if (hasLinks(child)) {
+              deep = true;
+            } else if (j - i > 1) {
+              expand(sub, child, out);
+              continue;
+            } else {
+              lowerBound += child.block().size() - 9;
+            }
+          }
+          out.add(item);
+        }
+        i = j;
+      }
+      if (deep || lowerBound > maxShardSize || out.stream().noneMatch(it -> it instanceof Sub)) {
+        return out;
+      }
+      List<Item> opened = new ArrayList<>(out.size());
+      for (Item item : out) {
+        if (item instanceof Sub sub) {
+          expand(sub, loader.load(sub.link()), opened);
+        } else {
+          opened.add(item);
+        }
+      }
+      return opened;
+    }
+
+    /** Adds a Sub over a flat shard as loose items, in key order. */
+    private void expand(Sub sub, ShardLoader.Loaded child, List<Item> out) {
+      if (sub.data() != null) {
+        out.add(new Loose(sub.key(), sub.data()));
+      }
+      for (ShardEntry e : child.shard().entries()) {
+        out.add(new Loose(sub.key() + e.key(), e.data()));
+      }
+    }
+
+    /**
+     * A Sub after {@code changes} (keys relative to this shard, all starting with its key), as
+     * the items that stand for it now: none, loose entries when its content became a flat
+     * shard (so that {@link #build} regroups them), or a Sub, moved to a longer key when its
+     * content gained a longer common prefix.
+     */
+    private List<Item> open(Sub sub, NavigableMap<String, Cid> changes) {
+      String key = sub.key();
+      Cid data = sub.data();
+      TreeMap<String, Cid> below = new TreeMap<>();
+      for (Map.Entry<String, Cid> change : changes.entrySet()) {
+        if (change.getKey().length() == key.length()) {
+          data = change.getValue();
+        } else {
+          below.put(change.getKey().substring(key.length()), change.getValue());
+        }
+      }
+      ShardLoader.Loaded child = loader.load(sub.link());
+      if (!below.isEmpty()) {
+        child = apply(child, below);
+      }
+      List<Item> out = new ArrayList<>();
+      if (!hasLinks(child)) {
+        expand(new Sub(key, child.block().cid(), data), child, out);
+        return out;
+      }
+      List<ShardEntry> entries = child.shard().entries();
+      if (data == null && entries.size() == 1) {
+        ShardEntry only = entries.get(0); // a link: its key is now the common prefix
+        out.add(new Sub(key + only.key(), only.link(), only.data()));
+      } else {
+        out.add(new Sub(key, child.block().cid(), data));
+      }
+      return out;
+    }
+
+    ShardLoader.Loaded encode(List<ShardEntry> entries) {
+      ShardLoader.Loaded loaded = loader.encode(Shard.of(entries));
+      created.put(loaded.block().cid(), loaded);
+      return loaded;
+    }
+
+    /** Writes the new shards reachable from {@code root}; returns its CID. */
+    Cid save(ShardLoader.Loaded root) {
+      Deque<Cid> todo = new ArrayDeque<>();
+      todo.push(root.block().cid());
+      List<Block> blocks = new ArrayList<>();
+      while (!todo.isEmpty()) {
+        ShardLoader.Loaded shard = created.remove(todo.pop());
+        if (shard == null) {
+          continue; // already stored, or already saved
+        }
+        blocks.add(shard.block());
+        for (ShardEntry e : shard.shard().entries()) {
+          if (e.isLink()) {
+            todo.push(e.link());
+          }
+        }
+      }
+      for (int i = blocks.size() - 1; i >= 0; i--) { // children before their parents
+        loader.store().put(blocks.get(i));
+      }
+      return root.block().cid();
+    }
+  }
+
+  private static ShardEntry entryOf(Item item) {
+    if (item instanceof Sub sub) {
+      return ShardEntry.link(sub.key(), sub.link(), sub.data());
+    }
+    return ShardEntry.data(item.key(), ((Loose) item).value());
+  }
+
+  private static boolean hasLinks(ShardLoader.Loaded shard) {
+    return shard.shard().entries().stream().anyMatch(ShardEntry::isLink);
+  }
+
+  /** The changes whose keys start with {@code prefix}. */
+  private static NavigableMap<String, Cid> within(NavigableMap<String, Cid> changes,
+      String prefix) {
+    NavigableMap<String, Cid> tail = changes.tailMap(prefix, true);
+    TreeMap<String, Cid> out = new TreeMap<>();
+    for (Map.Entry<String, Cid> e : tail.entrySet()) {
+      if (!e.getKey().startsWith(prefix)) {
+        break;
+      }
+      out.put(e.getKey(), e.getValue());
+    }
+    return out;
+  }
+
+  static String commonPrefix(String a, String b) {
+    int n = Math.min(a.length(), b.length());
+    int i = 0;
+    while (i < n && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    if (i > 0 && i < a.length() && Character.isHighSurrogate(a.charAt(i - 1))
+        && Character.isLowSurrogate(a.charAt(i))) {
+      i--; // never split a surrogate pair
+    }
+    return a.substring(0, i);
+  }
+}
