@@ -92,6 +92,15 @@ public final class Kv implements AutoCloseable {
   }
 
   /**
+   * The engine under this database, for tools that work below the API: a lossless dump
+   * ({@link KvEngine#dump}), a restore ({@link KvEngine#load}) or a fingerprint. Writing through
+   * it bypasses the checks this class makes.
+   */
+  public KvEngine engine() {
+    return engine;
+  }
+
+  /**
    * Opens {@code location} with more than options:
    * {@code Kv.builder("app.sqlite3").options(…).mapper(…).open()}.
    */

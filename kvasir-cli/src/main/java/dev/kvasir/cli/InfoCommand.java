@@ -6,6 +6,10 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.engine.DagEngine;
+import dev.kvasir.dag.engine.Fingerprint;
+import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,8 +20,9 @@ import picocli.CommandLine.Option;
 
 /** {@code kvasir info}. */
 @Command(name = "info", mixinStandardHelpOptions = true,
-    description = {"Describe the database: engine, location, size on disk, number of entries"
-        + " and the newest versionstamp among them.",
+    description = {"Describe the database: engine, location, size on disk, number of entries,"
+        + " the newest versionstamp among them and the state's fingerprint: the root CID of"
+        + " its keyspace as a KV/DAG pail, equal for equal contents on every engine.",
         "Counting reads every key, so it takes a while on a large database."},
     footer = {"", "Examples:", "  kvasir info", "  kvasir info --db http://127.0.0.1:4512 --json"})
 final class InfoCommand extends DbCommand {
@@ -49,6 +54,8 @@ final class InfoCommand extends DbCommand {
       info.put("corruptEntries", listing.corrupt());
     }
     info.put("newestVersionstamp", newest[0] == null ? null : newest[0].toString());
+    Cid fingerprint = fingerprint(kv.engine());
+    info.put("fingerprint", fingerprint == null ? null : fingerprint.toString());
     if (json) {
       out().println(Render.text(info));
     } else {
@@ -56,6 +63,18 @@ final class InfoCommand extends DbCommand {
           + (f.getValue().isNull() ? "(none)" : f.getValue().asText())));
     }
     return listing.exitCode(false);
+  }
+
+  /** The keyspace root (docs/dag-keyspace.md §3), or null where the engine cannot dump. */
+  private static Cid fingerprint(KvEngine engine) {
+    if (engine instanceof DagEngine dag) {
+      return dag.fingerprint();
+    }
+    try {
+      return Fingerprint.of(engine);
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
   }
 
   /** The files that hold the database, those that exist. */

@@ -125,6 +125,18 @@ class CliIT {
   }
 
   @Test
+  void info_printsTheFingerprint_andTheDagEngineReadsPastStates() throws Exception {
+    String db = "dag:" + dir.resolve("history");
+    String first = kvasir.run("set", "--db", db, "[\"k\"]", "1").out().trim();
+    kvasir.run("set", "--db", db, "[\"k\"]", "2");
+    Jar.Run info = kvasir.run("info", "--db", db, "--json");
+    assertThat(info.out()).contains("\"engine\":\"KV/DAG\"").contains("\"entries\":1")
+        .contains("\"fingerprint\":\"bafyrei");
+    assertThat(kvasir.run("get", "--db", db + "?at=" + first, "[\"k\"]").out()).isEqualTo("1\n");
+    assertThat(kvasir.run("get", "--db", db, "[\"k\"]").out()).isEqualTo("2\n");
+  }
+
+  @Test
   void exportThenImport_givesIdenticalEntries_forEveryKeyAndValueVector() throws Exception {
     try (Kv kv = Kv.open(dir.resolve("kvasir.sqlite3").toString())) {
       for (Vectors.ValueVector v : Vectors.values()) {

@@ -10,6 +10,7 @@ import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.value.EncodedValue;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -115,6 +117,42 @@ public class RulebookEngine implements KvEngine {
   public void bindMeters(MeterSink sink) {
     timer.bindMeters(sink);
     queue.bindMeters(sink);
+  }
+
+  @Override
+  public void dump(Consumer<StoredEntry> sink) {
+    state.ensureOpen();
+    long now = System.currentTimeMillis();
+    storage.read(snapshot -> {
+      Iterator<Storage.Row> rows = snapshot.scan(RawKey.wrap(new byte[0]),
+          RawKey.wrap(new byte[] {(byte) 0xff}), false);
+      while (rows.hasNext()) {
+        Storage.Row row = rows.next();
+        if (Expiry.isLive(row.expireAtMs(), now)) {
+          sink.accept(new StoredEntry(row.key(), row.value(),
+              Versionstamp.ofVersion(row.version()), row.expireAtMs()));
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void load(List<StoredEntry> entries) {
+    state.ensureOpen();
+    long earliest = storage.write(t -> {
+      long highest = 0;
+      for (StoredEntry e : entries) {
+        long version = Restore.version(e);
+        t.put(new Storage.Row(e.key(), e.value(), version, e.expireAtMs()));
+        highest = Math.max(highest, version);
+      }
+      if (t.version() < highest) {
+        t.setVersion(highest);
+      }
+      return t.earliestExpiry();
+    });
+    timer.sweepAtOrBefore(earliest);
   }
 
   @Override

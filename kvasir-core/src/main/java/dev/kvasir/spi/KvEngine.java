@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The one seam every storage engine implements, at the byte level: keys are {@link RawKey}s,
@@ -75,6 +76,33 @@ public interface KvEngine extends AutoCloseable {
 
   /** Watches exact keys; see {@link EngineWatch}. */
   EngineWatch watch(List<RawKey> keys);
+
+  /**
+   * Passes every entry that is live now to {@code sink}, ascending by key, from one snapshot,
+   * with its versionstamp and expiry: what a lossless export, a backup and a fingerprint read
+   * (docs/dag-keyspace.md §4).
+   *
+   * @throws UnsupportedOperationException if the engine cannot (a remote database)
+   */
+  default void dump(Consumer<StoredEntry> sink) {
+    throw new UnsupportedOperationException("this engine cannot list its entries with their"
+        + " expiries; dump a local engine instead");
+  }
+
+  /**
+   * Stores {@code entries} as they are, versionstamps and expiries included, in one
+   * transaction, and moves the database version up to the highest versionstamp among them if
+   * it is lower, so that the next commit is above every one of them (docs/dag-keyspace.md §4).
+   * For restoring into an empty database: it checks nothing and notifies no watcher.
+   *
+   * @throws dev.kvasir.base.KvArgumentException if a versionstamp's last two bytes are not zero
+   *     (this engine keeps eight-byte versions, as Deno's SQLite backend)
+   * @throws UnsupportedOperationException if the engine cannot (a remote database)
+   */
+  default void load(List<StoredEntry> entries) {
+    throw new UnsupportedOperationException("this engine cannot store entries with their own"
+        + " versionstamps; load into a local engine instead");
+  }
 
   /**
    * Reports what the engine measures to {@code sink} from now on (docs/operations.md §5): its

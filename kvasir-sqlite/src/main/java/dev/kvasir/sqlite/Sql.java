@@ -12,6 +12,8 @@ final class Sql {
       + " and (expiration_ms < 0 or expiration_ms > ?) order by k asc limit ?";
   static final String RANGE_DESC = "select k, v, v_encoding, version from kv where k >= ?"
       + " and k < ? and (expiration_ms < 0 or expiration_ms > ?) order by k desc limit ?";
+  static final String DUMP_LIVE = "select k, v, v_encoding, version, expiration_ms from kv"
+      + " where expiration_ms < 0 or expiration_ms > ? order by k asc";
   static final String GET_LIVE = "select k, v, v_encoding, version from kv where k = ?"
       + " and (expiration_ms < 0 or expiration_ms > ?)";
   static final String SET = "insert into kv (k, v, v_encoding, version, expiration_ms) values"

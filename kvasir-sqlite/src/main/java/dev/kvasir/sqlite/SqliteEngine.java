@@ -11,6 +11,7 @@ import dev.kvasir.engine.Expiry;
 import dev.kvasir.engine.LeasedQueue;
 import dev.kvasir.engine.NotifiedWatch;
 import dev.kvasir.engine.OpenState;
+import dev.kvasir.engine.Restore;
 import dev.kvasir.engine.Versions;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
@@ -19,6 +20,8 @@ import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import dev.kvasir.spi.StoredEntry;
+import dev.kvasir.value.EncodedValue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -292,6 +296,34 @@ public final class SqliteEngine implements KvEngine {
       a.ifPresent(done -> tx.afterCommit(() -> committed(done)));
       return a;
     }).thenApply(applied -> applied.map(Commit.Applied::versionstamp));
+  }
+
+  @Override
+  public void dump(Consumer<StoredEntry> sink) {
+    ensureOpen();
+    read(tx -> {
+      var p = tx.prepare(Sql.DUMP_LIVE);
+      p.setLong(1, System.currentTimeMillis());
+      try (var r = p.executeQuery()) {
+        while (r.next()) {
+          sink.accept(new StoredEntry(RawKey.wrap(r.getBytes(1)),
+              EncodedValue.stored(r.getInt(3), r.getBytes(2)),
+              Versionstamp.ofVersion(r.getLong(4)), r.getLong(5)));
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void load(List<StoredEntry> entries) {
+    ensureOpen();
+    ensureWritable();
+    long earliest = writer.execute(tx -> {
+      Restore.load(tx, entries);
+      return earliestExpiry(tx);
+    });
+    timer.sweepAtOrBefore(earliest);
   }
 
   /** Runs a read in one transaction: on a reader connection, or the writer's in memory. */

@@ -27,9 +27,10 @@ class ModulePathIT {
   @TempDir Path dir;
 
   @Test
-  void anApplicationRequiringOnlyTheCore_opensSqlitePostgresAndRemoteDatabases()
+  void anApplicationRequiringOnlyTheCore_opensSqlitePostgresRemoteAndDagDatabases()
       throws Exception {
     String sqlite = dir.resolve("app.sqlite3").toString();
+    String dag = "dag:" + dir.resolve("app.dag");
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         KvServer server = KvServer.builder(MemoryEngine.open()).accessToken(TOKEN).port(0)
             .start()) {
@@ -40,14 +41,15 @@ class ModulePathIT {
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "--module-path", modulePath(),
           "--module", "dev.kvasir.it.modules/dev.kvasir.it.modules.OpenEverything",
-          "--token", TOKEN, sqlite, pg, remote));
+          "--token", TOKEN, sqlite, pg, remote, dag));
       Process app = new ProcessBuilder(command).redirectErrorStream(true).start();
       assertThat(app.waitFor(120, TimeUnit.SECONDS)).as("the application finished").isTrue();
       String out = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
       assertThat(app.exitValue()).as(out).isZero();
-      assertThat(out).contains("ok " + sqlite, "ok " + pg, "ok " + remote);
+      assertThat(out).contains("ok " + sqlite, "ok " + pg, "ok " + remote, "ok " + dag);
       assertThat(out).containsPattern("modules .*dev\\.kvasir\\.connect.*dev\\.kvasir\\.core"
+          + ".*dev\\.kvasir\\.dag\\.engine"
           + ".*dev\\.kvasir\\.it\\.modules.*dev\\.kvasir\\.postgres.*dev\\.kvasir\\.sqlite");
     }
   }
