@@ -56,6 +56,9 @@ final class InfoCommand extends DbCommand {
     info.put("newestVersionstamp", newest[0] == null ? null : newest[0].toString());
     Cid fingerprint = fingerprint(kv.engine());
     info.put("fingerprint", fingerprint == null ? null : fingerprint.toString());
+    if (kv.engine() instanceof DagEngine dag) {
+      info.put("commit", dag.headCid().toString()); // what ?at= takes
+    }
     if (json) {
       out().println(Render.text(info));
     } else {

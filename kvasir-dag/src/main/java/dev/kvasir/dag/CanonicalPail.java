@@ -142,11 +142,7 @@ public final class CanonicalPail {
       List<ShardEntry> entries = new ArrayList<>();
       int i = 0;
       while (i < items.size()) {
-        char first = items.get(i).key().charAt(0);
-        int j = i + 1;
-        while (j < items.size() && items.get(j).key().charAt(0) == first) {
-          j++;
-        }
+        int j = groupEnd(items, i);
         entries.add(group(items.subList(i, j)));
         i = j;
       }
@@ -221,11 +217,7 @@ public final class CanonicalPail {
       long lowerBound = 0; // of the flat shard: each sub-shard's entries, keys only longer
       int i = 0;
       while (i < items.size()) {
-        char first = items.get(i).key().charAt(0);
-        int j = i + 1;
-        while (j < items.size() && items.get(j).key().charAt(0) == first) {
-          j++;
-        }
+        int j = groupEnd(items, i);
         for (Item item : items.subList(i, j)) {
           if (item instanceof Sub sub) {
             ShardLoader.Loaded child = loader.load(sub.link());
@@ -337,6 +329,16 @@ public final class CanonicalPail {
       return ShardEntry.link(sub.key(), sub.link(), sub.data());
     }
     return ShardEntry.data(item.key(), ((Loose) item).value());
+  }
+
+  /** The end of the group of sorted {@code items} that starts at {@code i}: same first char. */
+  private static int groupEnd(List<Item> items, int i) {
+    char first = items.get(i).key().charAt(0);
+    int j = i + 1;
+    while (j < items.size() && items.get(j).key().charAt(0) == first) {
+      j++;
+    }
+    return j;
   }
 
   private static boolean hasLinks(ShardLoader.Loaded shard) {

@@ -173,11 +173,6 @@ final class BlockLog implements Blockstore, AutoCloseable {
     return commits.isEmpty() ? null : commits.get(commits.size() - 1);
   }
 
-  /** The file's size: every committed byte. */
-  synchronized long size() {
-    return end;
-  }
-
   @Override
   public Block get(Cid cid) {
     Location at;
