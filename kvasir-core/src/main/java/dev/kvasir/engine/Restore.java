@@ -27,6 +27,9 @@ public final class Restore {
   /** Stores {@code entries} in {@code tx} and moves its version to at least the highest. */
   public static <X extends Exception> void load(WriteTx<X> tx, List<StoredEntry> entries)
       throws X {
+    if (entries.isEmpty()) {
+      return; // not even a version read: a storage may count that as a change
+    }
     long highest = 0;
     for (StoredEntry e : entries) {
       long version = version(e);

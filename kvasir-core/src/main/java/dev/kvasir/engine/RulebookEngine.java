@@ -140,17 +140,9 @@ public class RulebookEngine implements KvEngine {
   @Override
   public void load(List<StoredEntry> entries) {
     state.ensureOpen();
-    long earliest = storage.write(t -> {
-      long highest = 0;
-      for (StoredEntry e : entries) {
-        long version = Restore.version(e);
-        t.put(new Storage.Row(e.key(), e.value(), version, e.expireAtMs()));
-        highest = Math.max(highest, version);
-      }
-      if (t.version() < highest) {
-        t.setVersion(highest);
-      }
-      return t.earliestExpiry();
+    long earliest = write(tx -> {
+      Restore.load(tx, entries);
+      return tx.t.earliestExpiry();
     });
     timer.sweepAtOrBefore(earliest);
   }

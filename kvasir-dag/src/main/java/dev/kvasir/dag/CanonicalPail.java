@@ -67,13 +67,9 @@ public final class CanonicalPail {
   /** Stores the shards of the pail holding exactly {@code entries}; returns its root. */
   public Cid build(SortedMap<String, Cid> entries) {
     List<Item> items = new ArrayList<>(entries.size());
-    entries.forEach((key, value) -> {
-      Pail.checkKey(key);
-      if (key.isEmpty()) {
-        throw new IllegalArgumentException("a pail key must not be empty");
-      }
-      items.add(new Loose(key, Objects.requireNonNull(value, "value of " + key)));
-    });
+    checkKeys(entries.keySet());
+    entries.forEach((key, value) ->
+        items.add(new Loose(key, Objects.requireNonNull(value, "value of " + key))));
     Work work = new Work();
     return work.save(work.build(items));
   }
@@ -84,17 +80,22 @@ public final class CanonicalPail {
    * which is {@code root} itself when nothing changed.
    */
   public Cid apply(Cid root, NavigableMap<String, Cid> changes) {
-    for (String key : changes.keySet()) {
-      Pail.checkKey(key);
-      if (key.isEmpty()) {
-        throw new IllegalArgumentException("a pail key must not be empty");
-      }
-    }
+    checkKeys(changes.keySet());
     if (changes.isEmpty()) {
       return root;
     }
     Work work = new Work();
     return work.save(work.apply(loader.load(root), changes));
+  }
+
+  /** Every key must be well-formed Unicode (as for {@link Pail}) and not empty. */
+  private static void checkKeys(Iterable<String> keys) {
+    for (String key : keys) {
+      Pail.checkKey(key);
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("a pail key must not be empty");
+      }
+    }
   }
 
   /** One entry of a shard under construction: plain data, or a whole canonical sub-shard. */

@@ -176,7 +176,7 @@ final class DagStorage implements Storage {
     @Override
     public void put(Row row) {
       String key = Keyspace.pailKey(row.key());
-      unindexExpiry(key);
+      unindexExpiry(key, keyspace.get(key));
       Block entry = Keyspace.entryBlock(row.value(), row.version(), row.expireAtMs());
       blocks.put(entry);
       keyspace.put(key, entry.cid());
@@ -189,15 +189,16 @@ final class DagStorage implements Storage {
     @Override
     public void delete(RawKey key) {
       String pailKey = Keyspace.pailKey(key);
-      if (keyspace.get(pailKey) != null) {
-        unindexExpiry(pailKey);
+      Cid old = keyspace.get(pailKey);
+      if (old != null) {
+        unindexExpiry(pailKey, old);
         keyspace.remove(pailKey);
         changed = true;
       }
     }
 
-    private void unindexExpiry(String pailKey) {
-      Cid old = keyspace.get(pailKey);
+    /** Removes the expiry index entry of the entry block {@code old} (null: none) at a key. */
+    private void unindexExpiry(String pailKey, Cid old) {
       if (old != null) {
         Row row = Keyspace.row(Keyspace.rawKey(pailKey), blocks.require(old));
         if (row.expireAtMs() != Expiry.NEVER) {

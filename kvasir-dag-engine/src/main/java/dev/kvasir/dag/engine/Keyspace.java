@@ -1,5 +1,7 @@
 package dev.kvasir.dag.engine;
 
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvCorruptEntryException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.Versionstamp;
@@ -10,7 +12,6 @@ import dev.kvasir.engine.Expiry;
 import dev.kvasir.engine.Storage;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.value.EncodedValue;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,20 +22,18 @@ import java.util.Map;
  * versionstamp and the expiry.
  */
 public final class Keyspace {
-  private static final HexFormat HEX = HexFormat.of();
-
   private Keyspace() {}
 
   /** The pail key of {@code key}. */
   public static String pailKey(RawKey key) {
-    return HEX.formatHex(key.sharedBytes());
+    return Hex.encode(key.sharedBytes());
   }
 
   /** The key whose pail key is {@code pailKey}. */
   public static RawKey rawKey(String pailKey) {
     try {
-      return RawKey.wrap(HEX.parseHex(pailKey));
-    } catch (IllegalArgumentException e) {
+      return RawKey.wrap(Hex.decode(pailKey));
+    } catch (KvArgumentException e) {
       throw new KvException("the keyspace pail holds \"" + pailKey + "\", which is not the"
           + " hex of a key: " + e.getMessage());
     }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
-import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -55,14 +54,14 @@ final class PailView {
 
   /** The entries whose keys start with {@code prefix}, in key order. */
   Iterator<PailEntry> prefixed(String prefix) {
-    SortedMap<String, Cid> mine = new TreeMap<>();
+    TreeMap<String, Cid> mine = new TreeMap<>();
     for (Map.Entry<String, Cid> e : changes.tailMap(prefix, true).entrySet()) {
       if (!e.getKey().startsWith(prefix)) {
         break;
       }
       mine.put(e.getKey(), e.getValue());
     }
-    return select(EntriesQuery.prefix(prefix), new TreeMap<>(mine), false);
+    return select(EntriesQuery.prefix(prefix), mine, false);
   }
 
   private Iterator<PailEntry> select(EntriesQuery query, NavigableMap<String, Cid> mine,
