@@ -40,7 +40,8 @@ import picocli.CommandLine;
         DeleteCommand.class, ListCommand.class, CountCommand.class, U64Command.Sum.class,
         U64Command.Min.class, U64Command.Max.class, WatchCommand.class, EnqueueCommand.class,
         ListenCommand.class, ExportCommand.class, ImportCommand.class, InfoCommand.class,
-        ServeCommand.class, ReadyCommand.class, ShellCommand.class, DagCommand.class,
+        ServeCommand.class, ReadyCommand.class, ShellCommand.class, BackupCommand.class,
+        RestoreCommand.class, ReplicateCommand.class, DiffCommand.class, DagCommand.class,
         CommandLine.HelpCommand.class})
 public final class Kvasir {
   static final int FAILED = 1;

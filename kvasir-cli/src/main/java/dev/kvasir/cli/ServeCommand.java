@@ -115,6 +115,12 @@ final class ServeCommand implements Callable<Integer> {
           + " URL that leaves it out.")
   Path dbPasswordFile;
 
+  @Option(names = "--read-only", defaultValue = "${env:KVASIR_READ_ONLY:-false}",
+      description = "Serve for reading only: writes and queue takes get 403. On a dag:"
+          + " directory, the newest state is served as a replication or backup adds to it,"
+          + " watches included. Default: ${DEFAULT-VALUE}")
+  boolean readOnly;
+
   @Option(names = "--max-watches", defaultValue = "${env:KVASIR_MAX_WATCHES:-10000}",
       description = "The most watch streams open at once; more are refused (HTTP 429)."
           + " Default: ${DEFAULT-VALUE}")
@@ -180,7 +186,7 @@ final class ServeCommand implements Callable<Integer> {
       EngineProvider provider = Engines.provider(location);
       KvOptions options = dbPassword == null ? KvOptions.defaults()
           : KvOptions.defaults().with("password", dbPassword);
-      engine = provider.open(location, options);
+      engine = provider.open(location, readOnly ? provider.readOnly(options) : options);
       served = provider.describe(location);
     } catch (IllegalArgumentException | KvException e) {
       err.println("error: " + e.getMessage());
@@ -191,7 +197,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       tokenNote = tokens.announce();
       KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches)
-          .queueLease(queueLease).maxQueuePolls(maxQueuePolls)
+          .queueLease(queueLease).maxQueuePolls(maxQueuePolls).readOnly(readOnly)
           .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
           .metricsToken(metricsToken).accessLog(accessLog);
       tokens.configure(b);

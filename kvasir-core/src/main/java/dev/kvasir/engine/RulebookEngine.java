@@ -120,10 +120,10 @@ public class RulebookEngine implements KvEngine {
   }
 
   @Override
-  public void dump(Consumer<StoredEntry> sink) {
+  public long dump(Consumer<StoredEntry> sink) {
     state.ensureOpen();
     long now = System.currentTimeMillis();
-    storage.read(snapshot -> {
+    return storage.read(snapshot -> {
       Iterator<Storage.Row> rows = snapshot.scan(RawKey.wrap(new byte[0]),
           RawKey.wrap(new byte[] {(byte) 0xff}), false);
       while (rows.hasNext()) {
@@ -133,8 +133,14 @@ public class RulebookEngine implements KvEngine {
               Versionstamp.ofVersion(row.version()), row.expireAtMs()));
         }
       }
-      return null;
+      return snapshot.version();
     });
+  }
+
+  @Override
+  public long committedVersion() {
+    state.ensureOpen();
+    return storage.read(Storage.Snapshot::version);
   }
 
   @Override
@@ -151,6 +157,15 @@ public class RulebookEngine implements KvEngine {
   public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
     state.ensureOpen();
     return queue.dequeueNext(timeout);
+  }
+
+  /**
+   * The storage changed under the engine by other means (another process's commits that a
+   * read-only engine follows): every watcher re-reads, every queue waiter looks again.
+   */
+  protected final void changedElsewhere() {
+    notifier.changedAll();
+    queueSignal.raise();
   }
 
   @Override

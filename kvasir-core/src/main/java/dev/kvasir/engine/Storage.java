@@ -32,6 +32,9 @@ public interface Storage extends AutoCloseable {
 
     /** The earliest expiry of any row, or {@code Long.MAX_VALUE} if none expires. */
     long earliestExpiry();
+
+    /** The database version: the version of the last commit. */
+    long version();
   }
 
   /** One write transaction: what it changes is visible together, after it returns. */
@@ -40,8 +43,6 @@ public interface Storage extends AutoCloseable {
 
     void delete(RawKey key);
 
-    /** The database version: the version of the last commit. */
-    long version();
 
     void setVersion(long version);
 

@@ -82,11 +82,24 @@ public interface KvEngine extends AutoCloseable {
    * with its versionstamp and expiry: what a lossless export, a backup and a fingerprint read
    * (docs/dag-keyspace.md §4).
    *
+   * @return the snapshot's database version: the version of the newest commit it includes
    * @throws UnsupportedOperationException if the engine cannot (a remote database)
    */
-  default void dump(Consumer<StoredEntry> sink) {
+  default long dump(Consumer<StoredEntry> sink) {
     throw new UnsupportedOperationException("this engine cannot list its entries with their"
         + " expiries; dump a local engine instead");
+  }
+
+  /**
+   * The database version now: the version of the newest commit, whoever made it (on a shared
+   * file or server, other processes too). It is cheap, so a backup asks it often to learn that
+   * something changed (docs/backup.md §2).
+   *
+   * @throws UnsupportedOperationException if the engine cannot (a remote database)
+   */
+  default long committedVersion() {
+    throw new UnsupportedOperationException("this engine cannot report its commit version;"
+        + " back up a local engine instead");
   }
 
   /**

@@ -54,6 +54,11 @@ public record AccessToken(String secret, boolean readOnly, List<RawKey> prefixes
     return false;
   }
 
+  /** The same token, for reading only. */
+  public AccessToken readOnlyCopy() {
+    return readOnly ? this : new AccessToken(secret, true, prefixes);
+  }
+
   @Override
   public String toString() {
     return "AccessToken[" + (readOnly ? "read-only" : "read-write") + ", prefixes=" + prefixes

@@ -121,7 +121,9 @@ public final class KvServer implements AutoCloseable {
   }
 
   private static ConnectHandler newConnectHandler(Builder b, Consumer<Boolean> onCommit) {
-    return new ConnectHandler(b.engine, b.tokens, b.databaseId, b.protocolVersions,
+    Supplier<List<AccessToken>> tokens = !b.readOnly ? b.tokens
+        : () -> b.tokens.get().stream().map(AccessToken::readOnlyCopy).toList();
+    return new ConnectHandler(b.engine, tokens, b.databaseId, b.protocolVersions,
         b.metadataLifetime, new WatchLimits(b.maxWatches,
             Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline,
         new QueueGateway(b.engine, b.queueLease, b.maxQueuePolls), onCommit);
@@ -193,6 +195,7 @@ public final class KvServer implements AutoCloseable {
   public static final class Builder {
     private final KvEngine engine;
     private Supplier<List<AccessToken>> tokens;
+    private boolean readOnly;
     private String host = "127.0.0.1";
     private int port = 4512;
     private Path keystore;
@@ -281,6 +284,15 @@ public final class KvServer implements AutoCloseable {
         throw new IllegalArgumentException("tlsReloadInterval must be positive: " + interval);
       }
       this.tlsReloadInterval = interval;
+      return this;
+    }
+
+    /**
+     * Serves for reading only: every token is taken as read-only, so writes and queue takes
+     * get 403 (a replica, a past state). Off by default.
+     */
+    public Builder readOnly(boolean on) {
+      this.readOnly = on;
       return this;
     }
 

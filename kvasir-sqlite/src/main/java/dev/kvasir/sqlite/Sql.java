@@ -8,6 +8,7 @@ final class Sql {
   static final String BUMP_VERSION =
       "update data_version set version = version + ? where k = 0 returning version";
   static final String SET_VERSION = "update data_version set version = ? where k = 0";
+  static final String COMMIT_VERSION = "select version from data_version where k = 0";
   static final String RANGE_ASC = "select k, v, v_encoding, version from kv where k >= ? and k < ?"
       + " and (expiration_ms < 0 or expiration_ms > ?) order by k asc limit ?";
   static final String RANGE_DESC = "select k, v, v_encoding, version from kv where k >= ?"

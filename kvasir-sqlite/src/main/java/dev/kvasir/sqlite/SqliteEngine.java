@@ -299,9 +299,9 @@ public final class SqliteEngine implements KvEngine {
   }
 
   @Override
-  public void dump(Consumer<StoredEntry> sink) {
+  public long dump(Consumer<StoredEntry> sink) {
     ensureOpen();
-    read(tx -> {
+    return read(tx -> {
       var p = tx.prepare(Sql.DUMP_LIVE);
       p.setLong(1, System.currentTimeMillis());
       try (var r = p.executeQuery()) {
@@ -311,8 +311,20 @@ public final class SqliteEngine implements KvEngine {
               Versionstamp.ofVersion(r.getLong(4)), r.getLong(5)));
         }
       }
-      return null;
+      return commitVersion(tx);
     });
+  }
+
+  @Override
+  public long committedVersion() {
+    ensureOpen();
+    return read(SqliteEngine::commitVersion);
+  }
+
+  private static long commitVersion(Tx tx) throws SQLException {
+    try (var r = tx.prepare(Sql.COMMIT_VERSION).executeQuery()) {
+      return r.next() ? r.getLong(1) : 0;
+    }
   }
 
   @Override

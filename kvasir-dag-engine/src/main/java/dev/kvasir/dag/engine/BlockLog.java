@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,6 +78,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
       boolean created = !Files.exists(file);
       FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
           StandardOpenOption.READ, StandardOpenOption.WRITE);
+      lockForWriting(channel, dir);
       if (created || channel.size() == 0) {
         channel.write(ByteBuffer.wrap(MAGIC), 0);
         channel.force(true);
@@ -83,6 +86,24 @@ final class BlockLog implements Blockstore, AutoCloseable {
       return load(file, channel, false);
     } catch (IOException e) {
       throw new KvException("cannot open KV/DAG database " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * One writer per log (docs/dag-engine.md §2): a second would append over the first's end.
+   * Readers take no lock, so a read-only server can follow a log that a replication writes.
+   */
+  private static void lockForWriting(FileChannel channel, Path dir) throws IOException {
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      channel.close();
+      throw new KvException("KV/DAG database " + dir + " is open for writing elsewhere (another"
+          + " process or engine); open it read-only or close the other first");
     }
   }
 
@@ -105,8 +126,40 @@ final class BlockLog implements Blockstore, AutoCloseable {
         MAGIC)) {
       throw new KvException(file + " is not a KV/DAG block log (bad magic)");
     }
+    end = MAGIC.length;
     long size = channel.size();
-    long pos = MAGIC.length;
+    long committedEnd = indexFrom(size);
+    if (committedEnd < size) {
+      if (readOnly) {
+        log.warn("{}: ignoring {} bytes after the last commit", file, size - committedEnd);
+      } else {
+        log.warn("{}: cutting off {} bytes after the last commit (an interrupted write)", file,
+            size - committedEnd);
+        channel.truncate(committedEnd);
+        channel.force(true);
+      }
+    }
+  }
+
+  /**
+   * For a read-only log: indexes the commits another process appended since the last look
+   * (docs/dag-engine.md §2). A commit still being written is left for the next look.
+   *
+   * @return whether there were new commits
+   */
+  synchronized boolean refresh() {
+    try {
+      int before = commits.size();
+      indexFrom(channel.size());
+      return commits.size() > before;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /** Indexes the complete commits between {@link #end} and {@code size}; moves {@code end}. */
+  private long indexFrom(long size) throws IOException {
+    long pos = end;
     long committedEnd = pos;
     Map<Cid, Location> pending = new HashMap<>();
     ByteBuffer head = ByteBuffer.allocate(5);
@@ -140,16 +193,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
       pos += 5 + length;
     }
     end = committedEnd;
-    if (committedEnd < size) {
-      if (readOnly) {
-        log.warn("{}: ignoring {} bytes after the last commit", file, size - committedEnd);
-      } else {
-        log.warn("{}: cutting off {} bytes after the last commit (an interrupted write)", file,
-            size - committedEnd);
-        channel.truncate(committedEnd);
-        channel.force(true);
-      }
-    }
+    return committedEnd;
   }
 
   private void readFully(ByteBuffer buffer, long position) throws IOException {
@@ -166,6 +210,11 @@ final class BlockLog implements Blockstore, AutoCloseable {
   /** The commit markers' CIDs, oldest first. */
   synchronized List<Cid> commits() {
     return List.copyOf(commits);
+  }
+
+  /** The bytes of the file up to its last commit. */
+  synchronized long committedBytes() {
+    return end;
   }
 
   /** The newest commit's CID, or null for a new database. */

@@ -1,6 +1,7 @@
 package dev.kvasir.dag.engine;
 
 import dev.kvasir.base.KvArgumentException;
+import dev.kvasir.base.KvException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.engine.RulebookEngine;
@@ -10,6 +11,8 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code dag:} engine (docs/dag-engine.md): every commit is a new KV/DAG root, kept with
@@ -18,6 +21,7 @@ import java.util.function.Predicate;
  * rules come from the rulebook; this engine supplies only storage.
  */
 public final class DagEngine extends RulebookEngine {
+  private static final Logger log = LoggerFactory.getLogger(DagEngine.class);
   private final DagStorage storage;
   private final BlockLog blocks;
 
@@ -52,7 +56,56 @@ public final class DagEngine extends RulebookEngine {
     }
   }
 
-  private static Cid find(BlockLog blocks, String at) {
+  /**
+   * Opens the newest state of the database in {@code dir} for reading only, and follows it:
+   * commits another process appends (a backup, a replication) become visible within {@link
+   * #FOLLOW_MS} ms, and watchers hear of them (docs/dag-engine.md §4).
+   */
+  public static DagEngine openReadOnly(Path dir) {
+    BlockLog blocks = BlockLog.open(dir, true);
+    Cid last = blocks.lastCommit();
+    if (last == null) {
+      blocks.close();
+      throw new KvException("KV/DAG database " + dir + " has no commit yet");
+    }
+    DagEngine engine = new DagEngine(DagStorage.at(blocks, last), blocks, "dag-read-only");
+    Thread follower = new Thread(() -> engine.follow(dir), "kvasir-dag-follow " + dir);
+    follower.setDaemon(true);
+    engine.follower = follower;
+    follower.start();
+    return engine;
+  }
+
+  /** How often a read-only engine looks for new commits: one size check of the file. */
+  static final long FOLLOW_MS = 50;
+
+  private volatile Thread follower;
+
+  private void follow(Path dir) {
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        Thread.sleep(FOLLOW_MS);
+        if (storage.follow()) {
+          changedElsewhere();
+        }
+      }
+    } catch (InterruptedException e) {
+      // closed
+    } catch (RuntimeException e) {
+      log.warn("stopped following {}: {}", dir, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    Thread thread = follower;
+    if (thread != null) {
+      thread.interrupt();
+    }
+    super.close();
+  }
+
+  static Cid find(BlockLog blocks, String at) {
     List<Cid> commits = blocks.commits();
     if (at.length() == 20 && at.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
       long version = Versionstamp.parse(at).version();

@@ -1,6 +1,5 @@
 package dev.kvasir.dag.engine;
 
-import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.KvEngine;
@@ -13,7 +12,7 @@ import java.util.Set;
  * dag:DIR?at=WHEN} (a versionstamp, a commit CID or an ISO-8601 instant).
  */
 public final class DagEngineProvider implements EngineProvider {
-  private static final String SCHEME = "dag:";
+  private static final String READ_ONLY = "dag.readOnly";
 
   /** Called by {@link java.util.ServiceLoader}. */
   public DagEngineProvider() {}
@@ -36,46 +35,38 @@ public final class DagEngineProvider implements EngineProvider {
   /** Above SQLite's 10: SQLite takes every location that is not a URL as a file name. */
   @Override
   public int priority(String location) {
-    return location.startsWith(SCHEME) ? 20 : -1;
+    return DagLocation.matches(location) ? 20 : -1;
   }
 
   @Override
   public KvEngine open(String location, KvOptions options) {
-    options.requireKnown(name(), Set.of());
-    Location parsed = Location.parse(location);
-    return parsed.at() == null ? DagEngine.open(parsed.dir())
-        : DagEngine.openAt(parsed.dir(), parsed.at());
+    options.requireKnown(name(), Set.of(READ_ONLY));
+    DagLocation parsed = DagLocation.parse(location);
+    if (parsed.at() != null) {
+      return DagEngine.openAt(parsed.dir(), parsed.at());
+    }
+    boolean readOnly = Boolean.parseBoolean(options.get(READ_ONLY).orElse("false").trim());
+    return readOnly ? DagEngine.openReadOnly(parsed.dir()) : DagEngine.open(parsed.dir());
+  }
+
+  /**
+   * The newest state, following new commits, without the writer's lock: so commands that only
+   * read, and a read-only server, work beside a backup or a replication writing the log.
+   */
+  @Override
+  public KvOptions readOnly(KvOptions options) {
+    return options.with(READ_ONLY, "true");
   }
 
   @Override
   public String describe(String location) {
-    Location parsed = Location.parse(location);
+    DagLocation parsed = DagLocation.parse(location);
     return parsed.dir().toAbsolutePath().normalize()
         + (parsed.at() == null ? "" : " at " + parsed.at());
   }
 
   @Override
   public List<Path> files(String location) {
-    return List.of(Location.parse(location).dir().resolve(BlockLog.FILE_NAME));
-  }
-
-  /** A parsed {@code dag:} location. */
-  record Location(Path dir, String at) {
-    static Location parse(String location) {
-      if (!location.startsWith(SCHEME) || location.length() == SCHEME.length()) {
-        throw new KvArgumentException("a KV/DAG location is dag:DIR, got \"" + location + "\"");
-      }
-      String rest = location.substring(SCHEME.length());
-      int q = rest.indexOf('?');
-      if (q < 0) {
-        return new Location(Path.of(rest), null);
-      }
-      String query = rest.substring(q + 1);
-      if (!query.startsWith("at=") || query.length() == 3) {
-        throw new KvArgumentException("a KV/DAG location takes one parameter, at=WHEN; got \""
-            + query + "\"");
-      }
-      return new Location(Path.of(rest.substring(0, q)), query.substring(3));
-    }
+    return List.of(DagLocation.parse(location).dir().resolve(BlockLog.FILE_NAME));
   }
 }

@@ -54,10 +54,35 @@ final class DagStorage implements Storage {
     return storage;
   }
 
+  /**
+   * The newest state of {@code blocks} for a copy of another database (docs/backup.md §1): a
+   * new log gets no empty first commit, so its first commit is the first state copied.
+   */
+  static DagStorage openForCopies(BlockLog blocks) {
+    Cid last = blocks.lastCommit();
+    return new DagStorage(blocks,
+        last == null ? null : new State(CommitRecord.of(blocks.require(last)), last), false);
+  }
+
   /** The state after commit {@code commit}, read-only. */
   static DagStorage at(BlockLog blocks, Cid commit) {
     return new DagStorage(blocks, new State(CommitRecord.of(blocks.require(commit)), commit),
         true);
+  }
+
+  /**
+   * For a read-only storage that reads the newest state: moves to the newest commit in the log,
+   * if another process appended one (docs/dag-engine.md §4).
+   *
+   * @return whether the state moved
+   */
+  boolean follow() {
+    if (!blocks.refresh()) {
+      return false;
+    }
+    Cid last = blocks.lastCommit();
+    current = new State(CommitRecord.of(blocks.require(last)), last);
+    return true;
   }
 
   /** The newest commit record and its CID. */
@@ -75,15 +100,25 @@ final class DagStorage implements Storage {
   }
 
   @Override
-  public synchronized <T> T write(Function<Transaction, T> work) {
+  public <T> T write(Function<Transaction, T> work) {
+    return write(work, System.currentTimeMillis());
+  }
+
+  /**
+   * {@link #write} whose commit record says it was made at {@code timeMs} (or at the previous
+   * commit's time, if that is later): a backup dates a state by when it read it.
+   */
+  synchronized <T> T write(Function<Transaction, T> work, long timeMs) {
     if (readOnly) {
-      throw new KvException("this KV/DAG database is opened at a past commit, for reading only");
+      throw new KvException("this KV/DAG database is open for reading only (a past state, or"
+          + " the newest state of a log another process writes)");
     }
-    Tx tx = new Tx(current.record());
+    State base = current != null ? current : emptyState();
+    Tx tx = new Tx(base.record());
     try {
       T result = work.apply(tx);
       if (tx.changed()) {
-        publish(tx.toRecord(current.record(), current.cid()));
+        publish(tx.toRecord(base.record(), base.cid(), timeMs));
       } else {
         blocks.discard();
       }
@@ -92,6 +127,12 @@ final class DagStorage implements Storage {
       blocks.discard();
       throw e;
     }
+  }
+
+  /** What a log without commits holds: nothing, at version 0 (its blocks only staged). */
+  private State emptyState() {
+    Cid empty = pail.build(new TreeMap<>());
+    return new State(new CommitRecord(0, 0, empty, empty, 0, null), null);
   }
 
   private void publish(CommitRecord record) {
@@ -125,10 +166,9 @@ final class DagStorage implements Storage {
       return changed;
     }
 
-    CommitRecord toRecord(CommitRecord previous, Cid previousCid) {
-      long now = Math.max(System.currentTimeMillis(), previous.timeMs());
-      return new CommitRecord(version, now, keyspace.commit(pail), meta.commit(pail), sequence,
-          previousCid);
+    CommitRecord toRecord(CommitRecord previous, Cid previousCid, long timeMs) {
+      return new CommitRecord(version, Math.max(timeMs, previous.timeMs()),
+          keyspace.commit(pail), meta.commit(pail), sequence, previousCid);
     }
 
     @Override

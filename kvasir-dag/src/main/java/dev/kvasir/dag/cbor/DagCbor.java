@@ -3,6 +3,7 @@ package dev.kvasir.dag.cbor;
 import dev.kvasir.dag.cid.Cid;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,27 @@ public final class DagCbor {
 
   public static Object decode(byte[] bytes) {
     return new DagCborReader(bytes).readAll();
+  }
+
+  /** The links (CIDs) in a decoded value, in the order the value holds them. */
+  public static List<Cid> links(Object value) {
+    List<Cid> out = new ArrayList<>();
+    collectLinks(value, out);
+    return out;
+  }
+
+  private static void collectLinks(Object node, List<Cid> out) {
+    if (node instanceof Cid cid) {
+      out.add(cid);
+    } else if (node instanceof List<?> list) {
+      for (Object item : list) {
+        collectLinks(item, out);
+      }
+    } else if (node instanceof Map<?, ?> map) {
+      for (Object item : map.values()) {
+        collectLinks(item, out);
+      }
+    }
   }
 
   private static void write(ByteArrayOutputStream out, Object value, int depth) {

@@ -6,11 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** Moving whole DAGs in and out of a blockstore as CAR v1 files. */
@@ -43,8 +41,7 @@ public final class Car {
       car.write(block);
       written++;
       if (cid.codec() == Cid.DAG_CBOR) {
-        List<Cid> links = new ArrayList<>();
-        collectLinks(DagCbor.decode(block.bytes()), links);
+        List<Cid> links = DagCbor.links(DagCbor.decode(block.bytes()));
         for (int i = links.size() - 1; i >= 0; i--) {
           todo.push(links.get(i));
         }
@@ -61,20 +58,6 @@ public final class Car {
         store.put(b);
       }
       return car.roots();
-    }
-  }
-
-  private static void collectLinks(Object node, List<Cid> out) {
-    if (node instanceof Cid) {
-      out.add((Cid) node);
-    } else if (node instanceof List) {
-      for (Object item : (List<?>) node) {
-        collectLinks(item, out);
-      }
-    } else if (node instanceof Map) {
-      for (Object item : ((Map<?, ?>) node).values()) {
-        collectLinks(item, out);
-      }
     }
   }
 }

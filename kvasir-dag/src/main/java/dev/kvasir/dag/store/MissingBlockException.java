@@ -12,7 +12,12 @@ public final class MissingBlockException extends DagException {
   private final transient Cid cid;
 
   public MissingBlockException(Cid cid) {
-    super("block " + cid + " is missing from the blockstore");
+    this(cid, "missing from the blockstore");
+  }
+
+  /** A missing block and why it is missing. */
+  public MissingBlockException(Cid cid, String why) {
+    super("block " + cid + " is " + why);
     this.cid = cid;
   }
 

@@ -1,0 +1,97 @@
+package dev.kvasir.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvasir.Kv;
+import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.base.Versionstamp;
+import dev.kvasir.dag.engine.Backup;
+import dev.kvasir.dag.engine.DagLocation;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvasir backup}: a continuous backup into a KV/DAG directory (docs/backup.md). */
+@Command(name = "backup", mixinStandardHelpOptions = true,
+    description = {"Back the database up into a KV/DAG directory and keep following it: each"
+        + " time its commit version moves (commits of other processes, Deno's included), its"
+        + " state is copied as one commit of the backup, storing only the entries and shards"
+        + " that changed. Stops on SIGTERM or Ctrl-C; --once copies one state and stops.",
+        "Each copy is dated by when it was read: 'kvasir restore --at TIME' restores the state"
+            + " the database had at TIME. Queued messages are not backed up (see the README)."},
+    footer = {"", "Examples:",
+        "  kvasir backup --db app.sqlite3 --to dag:./backup",
+        "  kvasir backup --db postgresql://db/app --to dag:./backup --interval 1s",
+        "  kvasir backup --db app.sqlite3 --to dag:./backup --once --json"})
+final class BackupCommand extends DbCommand {
+  @Option(names = "--to", required = true, paramLabel = "dag:DIR",
+      description = "The backup directory; created, or continued if it exists.")
+  String to;
+
+  @Option(names = "--once", description = "Copy the current state and stop.")
+  boolean once;
+
+  @Option(names = "--interval", defaultValue = "50ms", paramLabel = "DURATION",
+      description = "How often to look whether the database changed; a state that lasts less"
+          + " may be missed. Default: ${DEFAULT-VALUE}.")
+  Duration interval;
+
+  @Option(names = "--json", description = "One JSON object per copy.")
+  boolean json;
+
+  @Override
+  int run(Kv kv) throws InterruptedException {
+    CountDownLatch stop = new CountDownLatch(1);
+    try (Backup backup = Backup.open(DagLocation.directory(to));
+        Kvasir.Interruption interruption = Kvasir.onInterrupt(stop::countDown)) {
+      Termination.onSigterm(stop::countDown);
+      if (once) {
+        print(backup.take(kv.engine()), backup);
+        return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
+      }
+      do {
+        Optional<Backup.Snapshot> copied;
+        try {
+          copied = backup.takeIfChanged(kv.engine());
+        } catch (KvUnavailableException e) {
+          err().println("warning: " + e.getMessage() + "; trying again");
+          continue;
+        }
+        if (copied.isPresent()) {
+          print(copied, backup);
+          if (out().checkError()) {
+            return Kvasir.PIPE_CLOSED;
+          }
+        }
+      } while (!stop.await(interval.toMillis(), TimeUnit.MILLISECONDS));
+      return 0;
+    }
+  }
+
+  private void print(Optional<Backup.Snapshot> copied, Backup backup) {
+    if (copied.isEmpty()) {
+      if (!json) {
+        out().println("unchanged since the last copy: " + backup.head());
+      }
+      out().flush();
+      return;
+    }
+    Backup.Snapshot s = copied.get();
+    ObjectNode line = Render.JSON.createObjectNode();
+    line.put("time", s.time().toString());
+    line.put("versionstamp", Versionstamp.ofVersion(s.version()).toString());
+    line.put("entries", s.entries());
+    line.put("changed", s.changed());
+    line.put("bytes", s.bytes());
+    line.put("commit", s.commit().toString());
+    if (json) {
+      out().println(Render.text(line));
+    } else {
+      out().println(s.time() + "  " + line.get("versionstamp").asText() + "  " + s.entries()
+          + " entries, " + s.changed() + " changed, " + s.bytes() + " bytes  " + s.commit());
+    }
+    out().flush();
+  }
+}

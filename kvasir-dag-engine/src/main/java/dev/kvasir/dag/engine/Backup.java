@@ -1,0 +1,184 @@
+package dev.kvasir.dag.engine;
+
+import dev.kvasir.base.KvException;
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.engine.Restore;
+import dev.kvasir.engine.Storage;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.StoredEntry;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A continuous backup of any engine into a {@code dag:} directory (docs/backup.md): each
+ * {@link #take} copies the source's current state as one commit of the backup, storing only the
+ * entry blocks and pail shards that changed, and dates it by when it was read, so the backup
+ * opened {@code ?at=TIME} is the source as it was at that time.
+ *
+ * <p>It keeps each backed-up key's version in memory (about 60 bytes per key) to find what
+ * changed without reading the backup. One thread at a time.
+ */
+public final class Backup implements AutoCloseable {
+  /**
+   * One copied state.
+   *
+   * @param version the source's database version
+   * @param entries the live entries it holds
+   * @param changed entries written or removed since the previous copy
+   * @param bytes what the backup grew by
+   * @param commit the backup's commit record
+   * @param time when the state was read
+   */
+  public record Snapshot(long version, long entries, long changed, long bytes, Cid commit,
+      Instant time) {}
+
+  private final BlockLog blocks;
+  private final DagStorage storage;
+  /** The backed-up keys, ascending, and their versions: the last copied state. */
+  private byte[][] keys;
+  private long[] versions;
+  private long lastVersion = -1;
+
+  private Backup(BlockLog blocks, DagStorage storage) {
+    this.blocks = blocks;
+    this.storage = storage;
+    readHead();
+  }
+
+  /** Opens (creating if needed) the backup in {@code dir}, to continue where it ended. */
+  public static Backup open(Path dir) {
+    BlockLog blocks = BlockLog.open(dir, false);
+    try {
+      return new Backup(blocks, DagStorage.openForCopies(blocks));
+    } catch (RuntimeException e) {
+      blocks.close();
+      throw e;
+    }
+  }
+
+  private void readHead() {
+    List<byte[]> k = new ArrayList<>();
+    List<Long> v = new ArrayList<>();
+    if (blocks.lastCommit() != null) {
+      lastVersion = storage.read(snapshot -> {
+        Iterator<Storage.Row> rows = snapshot.scan(RawKey.wrap(new byte[0]),
+            RawKey.wrap(new byte[] {(byte) 0xff}), false);
+        rows.forEachRemaining(row -> {
+          k.add(row.key().bytes());
+          v.add(row.version());
+        });
+        return snapshot.version();
+      });
+    }
+    keys = k.toArray(new byte[0][]);
+    versions = v.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /** Copies the source's state if its version moved since the last copy (a cheap look). */
+  public Optional<Snapshot> takeIfChanged(KvEngine source) {
+    return source.committedVersion() == lastVersion ? Optional.empty() : take(source);
+  }
+
+  /**
+   * Copies the source's current state: one commit holding what changed since the last copy.
+   *
+   * @return the copy, or empty if neither the entries nor the version changed
+   * @throws KvException if the source's version is below the last copy's: another database
+   */
+  public Optional<Snapshot> take(KvEngine source) {
+    long readAt = System.currentTimeMillis();
+    Changes changes = new Changes();
+    long version = source.dump(changes::accept);
+    changes.finish();
+    if (version < lastVersion) {
+      throw new KvException("the source is at version " + version + ", below the backup's "
+          + lastVersion + ": it is not the database this backup follows; back it up into a new"
+          + " directory");
+    }
+    if (changes.count() == 0 && version == lastVersion) {
+      return Optional.empty();
+    }
+    long before = blocks.committedBytes();
+    storage.write(tx -> {
+      for (RawKey gone : changes.removed) {
+        tx.delete(gone);
+      }
+      for (StoredEntry e : changes.written) {
+        tx.put(new Storage.Row(e.key(), e.value(), Restore.version(e), e.expireAtMs()));
+      }
+      tx.setVersion(version);
+      return null;
+    }, readAt);
+    keys = changes.keys.toArray(new byte[0][]);
+    versions = Arrays.copyOf(changes.versions, changes.size);
+    lastVersion = version;
+    return Optional.of(new Snapshot(version, keys.length, changes.count(),
+        blocks.committedBytes() - before, storage.headCid(), storage.head().time()));
+  }
+
+  /** The commit the backup ends at, or null before its first copy. */
+  public Cid head() {
+    return blocks.lastCommit();
+  }
+
+  @Override
+  public void close() {
+    blocks.close();
+  }
+
+  /**
+   * Merges the source's entries (ascending) with the last copied state: what was written, what
+   * was removed, and the new state. An entry whose version is unchanged is unchanged: every
+   * change to a value or expiry gives it a new versionstamp.
+   */
+  private final class Changes {
+    final List<StoredEntry> written = new ArrayList<>();
+    final List<RawKey> removed = new ArrayList<>();
+    final List<byte[]> keys = new ArrayList<>();
+    long[] versions = new long[Math.max(16, Backup.this.versions.length)];
+    int size;
+    private int old; // the next key of the last copy to compare
+
+    void accept(StoredEntry e) {
+      byte[] key = e.key().bytes();
+      int c = 1;
+      while (old < Backup.this.keys.length
+          && (c = Arrays.compareUnsigned(Backup.this.keys[old], key)) < 0) {
+        removed.add(RawKey.wrap(Backup.this.keys[old++]));
+      }
+      long version = e.versionstamp().version();
+      boolean same = old < Backup.this.keys.length && c == 0;
+      if (!same || Backup.this.versions[old] != version) {
+        written.add(e);
+      }
+      if (same) {
+        old++;
+      }
+      add(key, version);
+    }
+
+    void finish() {
+      while (old < Backup.this.keys.length) {
+        removed.add(RawKey.wrap(Backup.this.keys[old++]));
+      }
+    }
+
+    private void add(byte[] key, long version) {
+      if (size == versions.length) {
+        versions = Arrays.copyOf(versions, size * 2);
+      }
+      keys.add(key);
+      versions[size++] = version;
+    }
+
+    long count() {
+      return written.size() + removed.size();
+    }
+  }
+}

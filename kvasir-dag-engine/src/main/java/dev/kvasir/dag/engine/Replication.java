@@ -1,0 +1,170 @@
+package dev.kvasir.dag.engine;
+
+import dev.kvasir.base.KvException;
+import dev.kvasir.dag.cbor.DagCbor;
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.store.Block;
+import dev.kvasir.dag.store.Blockstore;
+import dev.kvasir.dag.store.Car;
+import dev.kvasir.dag.store.CarReader;
+import dev.kvasir.dag.store.MemoryBlockstore;
+import dev.kvasir.dag.store.MissingBlockException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Verified replication of a {@code dag:} database (docs/backup.md §4): the target gets the
+ * source's commits it lacks, each with only the blocks it does not have, every block checked
+ * against its hash as it is read. A commit is written whole or not at all, so a damaged or
+ * truncated source leaves the target at the last commit that arrived whole.
+ */
+public final class Replication {
+  private Replication() {}
+
+  /**
+   * What one replication did.
+   *
+   * @param commits commits added to the target
+   * @param blocks blocks sent
+   * @param bytes their bytes
+   * @param head the target's newest commit afterwards
+   */
+  public record Result(int commits, long blocks, long bytes, Cid head) {}
+
+  /** Brings the {@code dag:} database {@code to} (created if needed) up to {@code from}. */
+  public static Result replicate(Path from, Path to) {
+    try (BlockLog source = BlockLog.open(from, true);
+        BlockLog target = BlockLog.open(to, false)) {
+      return copy(source.commits(), source, target);
+    }
+  }
+
+  /**
+   * Writes the whole database {@code from} as a CAR whose root is its newest commit; the
+   * commits before it are reached through each record's {@code previous} link.
+   */
+  public static Result toCar(Path from, OutputStream out) throws IOException {
+    try (BlockLog source = BlockLog.open(from, true)) {
+      Cid head = source.lastCommit();
+      if (head == null) {
+        throw new KvException("KV/DAG database " + from + " has no commit to send");
+      }
+      CountingOutput counting = new CountingOutput(out);
+      long blocks = Car.export(source, head, counting);
+      return new Result(source.commits().size(), blocks, counting.count, head);
+    }
+  }
+
+  /**
+   * Brings the {@code dag:} database {@code to} up to the CAR in {@code in}, as written by
+   * {@link #toCar}. A CAR cut short is read as far as it goes; what it lacks is then named.
+   */
+  public static Result fromCar(InputStream in, Path to) throws IOException {
+    MemoryBlockstore blocks = new MemoryBlockstore();
+    List<Cid> roots;
+    IOException cut = null;
+    try (CarReader car = new CarReader(in)) {
+      roots = car.roots();
+      try {
+        for (Block b = car.next(); b != null; b = car.next()) {
+          blocks.put(b);
+        }
+      } catch (IOException e) {
+        cut = e;
+      }
+    }
+    if (roots.size() != 1) {
+      throw new KvException("the CAR has " + roots.size() + " roots; a KV/DAG database's CAR"
+          + " has one, its newest commit");
+    }
+    try (BlockLog target = BlockLog.open(to, false)) {
+      return copy(chain(blocks, roots.get(0)), blocks, target);
+    } catch (MissingBlockException e) {
+      if (cut != null) {
+        throw new MissingBlockException(e.cid(), "missing: the CAR is cut short ("
+            + cut.getMessage() + ")");
+      }
+      throw e;
+    }
+  }
+
+  /** The commits ending at {@code head}, oldest first. */
+  private static List<Cid> chain(Blockstore blocks, Cid head) {
+    List<Cid> commits = new ArrayList<>();
+    for (Cid at = head; at != null; at = CommitRecord.of(blocks.require(at)).previous()) {
+      commits.add(at);
+    }
+    Collections.reverse(commits);
+    return commits;
+  }
+
+  private static Result copy(List<Cid> commits, Blockstore source, BlockLog target) {
+    List<Cid> have = target.commits();
+    if (have.size() > commits.size() || !commits.subList(0, have.size()).equals(have)) {
+      throw new KvException("the target has commits the source does not ("
+          + (have.isEmpty() ? "" : "its newest is " + have.get(have.size() - 1)) + "); it is"
+          + " not a replica of this source");
+    }
+    long blocks = 0;
+    long bytes = 0;
+    List<Cid> missing = commits.subList(have.size(), commits.size());
+    for (Cid commit : missing) {
+      Deque<Cid> todo = new ArrayDeque<>();
+      todo.push(commit);
+      try {
+        while (!todo.isEmpty()) {
+          Cid cid = todo.pop();
+          if (target.has(cid)) {
+            continue; // and so has everything it links to: a log holds whole commits
+          }
+          Block block = source.require(cid); // checked against its hash
+          target.put(block);
+          blocks++;
+          bytes += block.size();
+          if (cid.codec() == Cid.DAG_CBOR) {
+            DagCbor.links(DagCbor.decode(block.bytes())).forEach(todo::push);
+          }
+        }
+        target.commit(commit);
+      } catch (RuntimeException e) {
+        target.discard();
+        throw e;
+      }
+    }
+    return new Result(missing.size(), blocks, bytes, target.lastCommit());
+  }
+
+  /** Counts what passes through to {@code out}. */
+  private static final class CountingOutput extends OutputStream {
+    private final OutputStream out;
+    long count;
+
+    CountingOutput(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      count += len;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+  }
+}

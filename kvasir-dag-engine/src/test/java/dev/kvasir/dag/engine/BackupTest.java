@@ -1,0 +1,179 @@
+package dev.kvasir.dag.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.base.KvException;
+import dev.kvasir.dag.store.CorruptBlockException;
+import dev.kvasir.spi.StoredEntry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A continuous backup of a SQLite database, restored at every state it copied. */
+class BackupTest {
+  @TempDir Path dir;
+
+  /** A state as restore must reproduce it: keys, values, versionstamps and expiries. */
+  static List<StoredEntry> dump(Kv kv) {
+    List<StoredEntry> out = new ArrayList<>();
+    kv.engine().dump(out::add);
+    return out;
+  }
+
+  private record Copied(Backup.Snapshot snapshot, List<StoredEntry> state) {}
+
+  @Test
+  void everyCopiedState_isRestoredExactly_byTimeAndByVersionstamp() throws Exception {
+    Random random = new Random(7);
+    List<Copied> copies = new ArrayList<>();
+    try (Kv source = Kv.open(dir.resolve("app.sqlite3").toString());
+        Backup backup = Backup.open(dir.resolve("bk"))) {
+      for (int round = 0; round < 20; round++) {
+        for (int i = 0; i < 30; i++) {
+          KvKey key = KvKey.of("k", random.nextInt(60));
+          switch (random.nextInt(4)) {
+            case 0 -> source.delete(key);
+            case 1 -> source.set(key, "expiring " + round, Duration.ofHours(1 + round));
+            default -> source.set(key, List.of(round, i, "v".repeat(random.nextInt(40))));
+          }
+        }
+        Backup.Snapshot s = backup.take(source.engine()).orElseThrow();
+        copies.add(new Copied(s, dump(source)));
+        assertThat(s.entries()).isEqualTo(copies.get(round).state().size());
+        Thread.sleep(3); // distinct times
+      }
+    }
+    for (int round = 0; round < copies.size(); round++) {
+      Copied c = copies.get(round);
+      String at = round % 2 == 0 ? c.snapshot().time().toString()
+          : dev.kvasir.base.Versionstamp.ofVersion(c.snapshot().version()).toString();
+      Path target = dir.resolve("restored-" + round + ".sqlite3");
+      try (Kv restored = Kv.open(target.toString())) {
+        PointInTime.Restored r = PointInTime.restore(dir.resolve("bk"), at, restored.engine());
+        assertThat(r.entries()).isEqualTo(c.state().size());
+        assertThat(dump(restored)).as("round %d at %s", round, at).isEqualTo(c.state());
+        // the restored database's next commit is above every restored versionstamp
+        var next = restored.set(KvKey.of("after"), 1).versionstamp();
+        c.state().forEach(e -> assertThat(next).isGreaterThan(e.versionstamp()));
+      }
+    }
+  }
+
+  @Test
+  void aCopy_storesOnlyWhatChanged() {
+    try (Kv source = Kv.open(dir.resolve("app.sqlite3").toString());
+        Backup backup = Backup.open(dir.resolve("bk"))) {
+      var atomic = source.atomic();
+      for (int i = 0; i < 5000; i++) {
+        atomic.set(KvKey.of("user", i), "a value of some length for user " + i);
+        if (i % 500 == 499) {
+          atomic.commit();
+          atomic = source.atomic();
+        }
+      }
+      Backup.Snapshot full = backup.take(source.engine()).orElseThrow();
+      source.set(KvKey.of("user", 1234), "changed");
+      Backup.Snapshot one = backup.take(source.engine()).orElseThrow();
+      assertThat(one.changed()).isEqualTo(1);
+      assertThat(one.bytes()).isLessThan(full.bytes() / 20);
+      assertThat(backup.takeIfChanged(source.engine())).isEmpty();
+    }
+  }
+
+  @Test
+  void aReopenedBackup_continuesWhereItEnded() {
+    try (Kv source = Kv.open(dir.resolve("app.sqlite3").toString())) {
+      source.set(KvKey.of("a"), 1);
+      source.set(KvKey.of("b"), 2);
+      try (Backup backup = Backup.open(dir.resolve("bk"))) {
+        backup.take(source.engine()).orElseThrow();
+      }
+      try (Backup backup = Backup.open(dir.resolve("bk"))) {
+        assertThat(backup.take(source.engine())).isEmpty();
+        source.delete(KvKey.of("a"));
+        Backup.Snapshot s = backup.take(source.engine()).orElseThrow();
+        assertThat(s.changed()).isEqualTo(1);
+        assertThat(s.entries()).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void anotherDatabase_behindTheBackup_isRefused() {
+    try (Backup backup = Backup.open(dir.resolve("bk"))) {
+      try (Kv first = Kv.open(dir.resolve("first.sqlite3").toString())) {
+        for (int i = 0; i < 5; i++) {
+          first.set(KvKey.of("n", i), i);
+        }
+        backup.take(first.engine()).orElseThrow();
+      }
+      try (Kv other = Kv.open(":memory:")) {
+        other.set(KvKey.of("x"), 1);
+        assertThatThrownBy(() -> backup.take(other.engine())).isInstanceOf(KvException.class)
+            .hasMessageContaining("not the database this backup follows");
+      }
+    }
+  }
+
+  @Test
+  void restore_refusesADamagedBackup_namingTheBlock_andWritesNothing() throws Exception {
+    try (Kv source = Kv.open(":memory:"); Backup backup = Backup.open(dir.resolve("bk"))) {
+      source.set(KvKey.of("a"), "a value long enough to find in the file");
+      source.set(KvKey.of("b"), 2);
+      backup.take(source.engine()).orElseThrow();
+    }
+    Path file = dir.resolve("bk").resolve(BlockLog.FILE_NAME);
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[new String(bytes, StandardCharsets.ISO_8859_1).indexOf("long enough")] ^= 1;
+    Files.write(file, bytes);
+    try (Kv target = Kv.open(":memory:")) {
+      assertThatThrownBy(() -> PointInTime.restore(dir.resolve("bk"), null, target.engine()))
+          .isInstanceOf(CorruptBlockException.class).hasMessageContaining("bafy")
+          .hasMessageContaining("damaged");
+      assertThat(dump(target)).isEmpty();
+    }
+  }
+
+  @Test
+  void restore_refusesATargetWithEntries() {
+    try (Kv source = Kv.open(":memory:"); Backup backup = Backup.open(dir.resolve("bk"))) {
+      source.set(KvKey.of("a"), 1);
+      backup.take(source.engine()).orElseThrow();
+    }
+    try (Kv target = Kv.open(":memory:")) {
+      target.set(KvKey.of("mine"), 1);
+      assertThatThrownBy(() -> PointInTime.restore(dir.resolve("bk"), null, target.engine()))
+          .isInstanceOf(KvException.class).hasMessageContaining("holds entries");
+      assertThat(dump(target)).hasSize(1);
+    }
+  }
+
+  @Test
+  void diff_namesTheKeysThatChangedBetweenTwoCopies() {
+    String first;
+    try (Kv source = Kv.open(":memory:"); Backup backup = Backup.open(dir.resolve("bk"))) {
+      source.set(KvKey.of("same"), 1);
+      source.set(KvKey.of("gone"), 1);
+      source.set(KvKey.of("changed"), 1);
+      first = backup.take(source.engine()).orElseThrow().commit().toString();
+      source.delete(KvKey.of("gone"));
+      source.set(KvKey.of("changed"), 2);
+      source.set(KvKey.of("new"), 1);
+      backup.take(source.engine()).orElseThrow();
+    }
+    List<KeyspaceDiff.Change> changes = KeyspaceDiff.between(dir.resolve("bk"), first, null);
+    assertThat(changes).extracting(c -> KvKey.decode(c.key().bytes()).toString()
+        + (c.before() == null ? "+" : c.after() == null ? "-" : "~"))
+        .containsExactly(KvKey.of("changed") + "~", KvKey.of("gone") + "-",
+            KvKey.of("new") + "+");
+  }
+}
