@@ -25,7 +25,8 @@ public final class DenoPeer {
 
   private static final List<String> SCRIPTS =
       List.of("vectors.ts", "write_all.ts", "verify_all.ts", "cas.ts", "sequence.ts",
-          "queue.ts", "watched_writes.ts", "remote.ts", "read_corrupt.ts", "describe.ts");
+          "queue.ts", "watched_writes.ts", "remote.ts", "read_corrupt.ts", "describe.ts",
+          "batches.ts", "read_each.ts");
 
   private final Path binary;
   private final Path work;
@@ -114,11 +115,25 @@ public final class DenoPeer {
 
   /** Waits for a started script; see {@link #run}. */
   public static String finish(Process p, String script) throws IOException, InterruptedException {
+    // Read while it runs: a script that prints more than a pipe holds would wait for us.
+    java.util.concurrent.CompletableFuture<byte[]> output =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+          try {
+            return p.getInputStream().readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError(script + " did not finish within 120 s");
     }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String out;
+    try {
+      out = new String(output.get(), StandardCharsets.UTF_8);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IOException("reading " + script + "'s output", e.getCause());
+    }
     if (p.exitValue() != 0) {
       throw new AssertionError(script + " exited with " + p.exitValue() + ":\n" + out);
     }
