@@ -12,6 +12,7 @@ import dev.kvasir.engine.KeyNotifier;
 import dev.kvasir.engine.LeasedQueue;
 import dev.kvasir.engine.NotifiedWatch;
 import dev.kvasir.engine.OpenState;
+import dev.kvasir.engine.Restore;
 import dev.kvasir.engine.Versions;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
@@ -20,6 +21,8 @@ import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import dev.kvasir.spi.StoredEntry;
+import dev.kvasir.value.EncodedValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /**
  * The scale-out engine: every Kvasir instance, on any machine, that opens the same PostgreSQL
@@ -122,6 +126,70 @@ public final class PostgresEngine implements KvEngine {
     Optional<Commit.Applied> applied = writer.commit(write);
     applied.ifPresent(this::committed);
     return applied.map(Commit.Applied::versionstamp);
+  }
+
+  /**
+   * In one read-only repeatable-read transaction, so the rows and the version are one state;
+   * rows are fetched in batches, not held in memory.
+   */
+  @Override
+  public long dump(Consumer<StoredEntry> sink) {
+    ensureOpen();
+    return db.run("dump", c -> {
+      c.setAutoCommit(false);
+      c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      c.setReadOnly(true);
+      try {
+        long version = commitVersion(c);
+        try (PreparedStatement p = c.prepareStatement(sql.dumpLive)) {
+          p.setFetchSize(1000);
+          p.setLong(1, System.currentTimeMillis());
+          try (ResultSet r = p.executeQuery()) {
+            while (r.next()) {
+              sink.accept(new StoredEntry(RawKey.wrap(r.getBytes(1)),
+                  EncodedValue.stored(r.getInt(3), r.getBytes(2)),
+                  Versionstamp.ofVersion(r.getLong(4)), r.getLong(5)));
+            }
+          }
+        }
+        c.commit();
+        return version;
+      } finally {
+        c.rollback(); // nothing to undo; ends the transaction if the read failed
+        c.setReadOnly(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        c.setAutoCommit(true);
+      }
+    });
+  }
+
+  @Override
+  public long committedVersion() {
+    ensureOpen();
+    return db.run("read the version", this::commitVersion);
+  }
+
+  private long commitVersion(Connection c) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql.commitVersion);
+        ResultSet r = p.executeQuery()) {
+      return r.next() ? r.getLong(1) : 0;
+    }
+  }
+
+  @Override
+  public void load(List<StoredEntry> entries) {
+    ensureOpen();
+    long earliest = writer.execute(tx -> {
+      Restore.load(tx, entries);
+      long first = Long.MAX_VALUE;
+      for (StoredEntry e : entries) {
+        if (e.expireAtMs() != StoredEntry.NEVER) {
+          first = Math.min(first, e.expireAtMs());
+        }
+      }
+      return first;
+    });
+    timer.sweepAtOrBefore(earliest);
   }
 
   /** On a thread of the read pool, one per pooled connection. */

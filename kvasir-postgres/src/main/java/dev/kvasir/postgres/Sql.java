@@ -32,6 +32,8 @@ final class Sql {
   final String pruneCommitIds;
   final String rangeForward;
   final String rangeReverse;
+  final String dumpLive;
+  final String commitVersion;
 
   final String queueAdd;
   final String queueTake;
@@ -89,6 +91,9 @@ final class Sql {
     String range = "select k, v, v_encoding, version from " + kv
         + " where k >= ? and k < ? and " + live + " order by k";
     rangeForward = range + " limit ?";
+    dumpLive = "select k, v, v_encoding, version, expiration_ms from " + kv + " where " + live
+        + " order by k";
+    commitVersion = "select version from " + s + "data_version where k = 0";
     rangeReverse = range + " desc limit ?";
 
     String q = s + "queue";

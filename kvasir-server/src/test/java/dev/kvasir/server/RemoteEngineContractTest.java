@@ -21,6 +21,12 @@ class RemoteEngineContractTest extends KvEngineContract {
     return true;
   }
 
+  /** KV Connect carries no expiries and takes no versionstamps: copy the server's engine. */
+  @Override
+  public boolean copiesEntries() {
+    return false;
+  }
+
   /** The server's engine measures itself; the client only counts its commits. */
   @Override
   public boolean reportsEngineMeters() {

@@ -19,6 +19,15 @@ public interface EngineUnderTest {
   }
 
   /**
+   * Whether the engine lists its entries with their expiries and stores entries with their own
+   * versionstamps ({@code dump}, {@code load}, {@code committedVersion}); a client of a remote
+   * database cannot.
+   */
+  default boolean copiesEntries() {
+    return true;
+  }
+
+  /**
    * Whether the engine reports its own meters (sweeps, queue depth); a client of a remote
    * database does not, its server does.
    */

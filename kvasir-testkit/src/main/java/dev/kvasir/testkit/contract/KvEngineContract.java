@@ -122,6 +122,14 @@ public abstract class KvEngineContract implements EngineUnderTest {
     }
   }
 
+  @Nested
+  class Copies extends CopyContract {
+    @Override
+    protected EngineUnderTest subject() {
+      return KvEngineContract.this;
+    }
+  }
+
   /** What needs the whole engine: concurrency, closing, reopening, the differential test. */
   @Nested
   class Whole extends ContractBase {
