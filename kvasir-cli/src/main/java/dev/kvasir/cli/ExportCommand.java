@@ -14,8 +14,10 @@ import picocli.CommandLine.Option;
 /** {@code kvasir export}. */
 @Command(name = "export", mixinStandardHelpOptions = true,
     description = {"Write entries as NDJSON, one {\"key\",\"value\",\"versionstamp\"} object per"
-        + " line in key order, streamed. Every value type survives (see 'kvasir help set');"
-        + " 'kvasir import' reads it back.",
+        + " line in key order, streamed, with \"expiresAt\" (ISO-8601) for an entry that"
+        + " expires. Every value type survives (see 'kvasir help set'); 'kvasir import' reads"
+        + " it back, with --keep-versionstamps exactly.",
+        "Over KV Connect expiries are not known; such an export has none (a warning says so).",
         "On a terminal a progress line is shown on standard error; in pipes it is quiet."},
     footer = {"", "Examples:",
         "  kvasir export > backup.ndjson",
@@ -43,10 +45,19 @@ final class ExportCommand extends DbCommand {
     long[] count = {0};
     Listing listing = new Listing(lines, err());
     try (Progress progress = new Progress(err(), showProgress, "exported", 0)) {
-      listing.walk(kv.list(selection.selector(), ListOptions.defaults().batchSize(500)), e -> {
-        lines.println(Render.text(Render.entryJson(e)));
-        progress.update(++count[0], 0);
-      });
+      try {
+        listing.walkStored(kv.engine(), selection.selector().keyRange(), e -> {
+          lines.println(Render.text(Render.storedJson(e)));
+          progress.update(++count[0], 0);
+        });
+      } catch (UnsupportedOperationException unsupported) {
+        err().println("warning: this database does not tell expiries (" + unsupported
+            .getMessage() + "); the export has none");
+        listing.walk(kv.list(selection.selector(), ListOptions.defaults().batchSize(500)), e -> {
+          lines.println(Render.text(Render.entryJson(e)));
+          progress.update(++count[0], 0);
+        });
+      }
     } finally {
       lines.flush();
       if (output != null) {

@@ -6,8 +6,12 @@ import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
+import dev.kvasir.ListOptions;
+import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvLimitException;
+import dev.kvasir.base.Versionstamp;
+import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.value.EncodedValue;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -15,6 +19,9 @@ import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -23,10 +30,15 @@ import picocli.CommandLine.Parameters;
 
 /** {@code kvasir import}. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-    description = {"Read NDJSON as 'kvasir export' writes it ({\"key\":[…],\"value\":…} per line;"
-        + " a versionstamp is ignored, the commit makes new ones) and set every entry.",
+    description = {"Read NDJSON as 'kvasir export' writes it ({\"key\":[…],\"value\":…} per line,"
+        + " with \"expiresAt\" for an entry that expires) and set every entry. An expiry is kept;"
+        + " an entry already expired is left out. The versionstamp is ignored (the commits make"
+        + " new ones) unless --keep-versionstamps.",
         "Entries are committed in atomic batches. On an error the import stops and says which"
             + " line failed and how many lines were committed before it; --skip resumes.",
+        "With --keep-versionstamps the entries keep the versionstamps of the export and are"
+            + " stored in one transaction into an empty database, whose next commit is above"
+            + " them: a lossless copy.",
         "On a terminal a progress line is shown on standard error; in pipes it is quiet."},
     footer = {"", "Examples:",
         "  kvasir import backup.ndjson --db restored.sqlite3",
@@ -49,7 +61,13 @@ final class ImportCommand extends DbCommand {
   @Option(names = "--quiet", description = "No progress line, even on a terminal.")
   boolean quiet;
 
-  private record Item(long line, KvKey key, EncodedValue value) {}
+  @Option(names = "--keep-versionstamps", description = "Keep every line's versionstamp; the"
+      + " database must be empty, and the whole import is one transaction.")
+  boolean keepVersionstamps;
+
+  /** A line: its key and value, its versionstamp (or null) and its expiry. */
+  private record Item(long line, KvKey key, EncodedValue value, Versionstamp versionstamp,
+      long expireAtMs) {}
 
   @Override
   boolean writes() {
@@ -58,6 +76,9 @@ final class ImportCommand extends DbCommand {
 
   @Override
   int run(Kv kv) throws Exception {
+    if (keepVersionstamps) {
+      return importExactly(kv);
+    }
     boolean stdin = file.equals("-");
     long total = stdin ? 0 : Files.size(Path.of(file));
     InputStream in = stdin ? System.in : Files.newInputStream(Path.of(file));
@@ -110,6 +131,52 @@ final class ImportCommand extends DbCommand {
     return 0;
   }
 
+  /**
+   * {@code --keep-versionstamps}: every line read first, then one {@link
+   * dev.kvasir.spi.KvEngine#load} into the empty database; a bad line stops it with nothing
+   * written.
+   */
+  private int importExactly(Kv kv) throws IOException {
+    if (skip > 0) {
+      throw new IllegalArgumentException("--keep-versionstamps imports all or nothing; --skip"
+          + " does not apply");
+    }
+    if (kv.list(ListSelector.prefix(KvKey.of()), ListOptions.defaults().limit(1)).hasNext()) {
+      throw new Failure("the database holds entries; --keep-versionstamps imports into an"
+          + " empty one");
+    }
+    List<StoredEntry> entries = new ArrayList<>();
+    try (InputStream in = new BufferedInputStream(file.equals("-") ? System.in
+        : Files.newInputStream(Path.of(file)))) {
+      Utf8Lines reader = new Utf8Lines(in);
+      long number = 0;
+      for (String line = reader.next(); line != null; line = reader.next()) {
+        number++;
+        if (line.isBlank()) {
+          continue;
+        }
+        Item item;
+        try {
+          item = parse(number, line);
+        } catch (IllegalArgumentException | KvException e) {
+          throw new Failure("import stopped at line " + number + ": " + e.getMessage()
+              + ". Nothing was imported");
+        }
+        if (item.versionstamp() == null) {
+          throw new Failure("import stopped at line " + number + ": it has no versionstamp,"
+              + " which --keep-versionstamps keeps. Nothing was imported");
+        }
+        entries.add(new StoredEntry(item.key().raw(), item.value(), item.versionstamp(),
+            item.expireAtMs()));
+      }
+    } catch (CharacterCodingException e) {
+      throw new Failure("import stopped: a line is not UTF-8. Nothing was imported");
+    }
+    kv.engine().load(entries);
+    err().println("imported " + entries.size() + " entries with their versionstamps");
+    return 0;
+  }
+
   private static Item parse(long line, String text) {
     try {
       JsonNode json = Render.JSON.readTree(text);
@@ -121,7 +188,15 @@ final class ImportCommand extends DbCommand {
       EncodedValue encoded = value instanceof EncodedValue v ? v : EncodedValue.of(value);
       Limits.checkWriteKey(key);
       Limits.checkValue(encoded.size());
-      return new Item(line, key, encoded);
+      JsonNode stamp = json.get("versionstamp");
+      JsonNode expires = json.get("expiresAt");
+      return new Item(line, key, encoded,
+          stamp == null || stamp.isNull() ? null : Versionstamp.parse(stamp.asText()),
+          expires == null || expires.isNull() ? StoredEntry.NEVER
+              : Instant.parse(expires.asText()).toEpochMilli());
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("expiresAt is not an ISO-8601 instant: "
+          + e.getParsedString());
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
     } catch (KvLimitException e) {
@@ -134,7 +209,14 @@ final class ImportCommand extends DbCommand {
       return;
     }
     AtomicOperation op = kv.atomic();
-    batch.forEach(item -> op.set(item.key(), item.value()));
+    long now = System.currentTimeMillis();
+    for (Item item : batch) {
+      if (item.expireAtMs() == StoredEntry.NEVER) {
+        op.set(item.key(), item.value());
+      } else if (item.expireAtMs() > now) {
+        op.set(item.key(), item.value(), Duration.ofMillis(item.expireAtMs() - now));
+      } // else expired already: as if the source had swept it
+    }
     try {
       op.commit();
     } catch (KvException e) {

@@ -3,7 +3,11 @@ package dev.kvasir.cli;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvListIterator;
 import dev.kvasir.base.KvCorruptEntryException;
+import dev.kvasir.base.Hex;
 import dev.kvasir.base.KvDecodeException;
+import dev.kvasir.key.KeyRange;
+import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.StoredEntry;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
 
@@ -55,6 +59,49 @@ final class Listing {
         sinceCheck = 0;
         outputClosed = out.checkError();
       }
+    }
+  }
+
+  /**
+   * {@link #walk} over the entries of {@code engine} in {@code range} with their expiries, from
+   * {@link KvEngine#dump} (a lossless export). The dump reads every entry; those outside the
+   * range are passed over.
+   *
+   * @throws UnsupportedOperationException if the engine cannot dump (a remote database)
+   */
+  void walkStored(KvEngine engine, KeyRange range, Consumer<StoredEntry> each) {
+    try {
+      engine.dump(entry -> {
+        if (!range.contains(entry.key().sharedBytes())) {
+          return;
+        }
+        try {
+          each.accept(entry);
+        } catch (KvCorruptEntryException e) {
+          skip(e);
+        } catch (KvDecodeException e) {
+          skip(new KvCorruptEntryException(entry.key().bytes(), Hex.encode(entry.key()
+              .sharedBytes()), e.getMessage()));
+        }
+        if (++sinceCheck == CHECK_EVERY) {
+          sinceCheck = 0;
+          if (out.checkError()) {
+            outputClosed = true;
+            throw new OutputClosed();
+          }
+        }
+      });
+    } catch (OutputClosed e) {
+      // the dump stops here; outputClosed says why
+    }
+  }
+
+  /** Ends a dump early: nobody reads the output any more. */
+  private static final class OutputClosed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    OutputClosed() {
+      super(null, null, false, false);
     }
   }
 

@@ -9,6 +9,7 @@ import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.Hex;
 import dev.kvasir.key.KeyPart;
+import dev.kvasir.spi.StoredEntry;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +61,18 @@ final class Render {
     node.set("key", keyJson(e.key()));
     node.set("value", e.exists() ? TypedJson.of(e.encodedValue()) : null);
     node.put("versionstamp", e.exists() ? e.versionstamp().toString() : null);
+    return node;
+  }
+
+  /** An export line: key, value, versionstamp, and the expiry if the entry has one. */
+  static ObjectNode storedJson(StoredEntry e) {
+    ObjectNode node = JSON.createObjectNode();
+    node.set("key", keyJson(KvKey.decode(e.key().sharedBytes())));
+    node.set("value", TypedJson.of(e.value()));
+    node.put("versionstamp", e.versionstamp().toString());
+    if (e.expireAtMs() != StoredEntry.NEVER) {
+      node.put("expiresAt", java.time.Instant.ofEpochMilli(e.expireAtMs()).toString());
+    }
     return node;
   }
 

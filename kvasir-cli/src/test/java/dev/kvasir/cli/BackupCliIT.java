@@ -1,0 +1,152 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.WatchStream;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shaded jar's lossless copies: export/import with expiries and versionstamps, backup,
+ * restore, diff and replicate with their refusals, and a read-only server on a growing replica.
+ */
+class BackupCliIT {
+  private static final String TOKEN = "backup-cli-token";
+
+  @TempDir Path dir;
+  private Jar kvasir;
+
+  @BeforeEach
+  void jar() {
+    kvasir = new Jar(dir);
+  }
+
+  private String fingerprint(String db) throws Exception {
+    Jar.Run info = kvasir.run("info", "--db", db, "--json");
+    assertThat(info.exit()).as(info.err()).isZero();
+    return Render.JSON.readTree(info.out()).get("fingerprint").asText();
+  }
+
+  @Test
+  void exportImport_keepsExpiries_andWithKeepVersionstampsEverything() throws Exception {
+    try (Kv kv = Kv.open(dir.resolve("a.sqlite3").toString())) {
+      kv.set(KvKey.of("plain"), 1);
+      kv.set(KvKey.of("expiring"), "soon", Duration.ofHours(2));
+    }
+    Jar.Run export = kvasir.run("export", "--db", "a.sqlite3", "--output", "a.ndjson");
+    assertThat(export.exit()).as(export.err()).isZero();
+    assertThat(Files.readString(dir.resolve("a.ndjson"))).contains("\"expiresAt\":\"");
+
+    Jar.Run exact = kvasir.run("import", "--db", "b.sqlite3", "--keep-versionstamps",
+        "a.ndjson");
+    assertThat(exact.exit()).as(exact.err()).isZero();
+    assertThat(fingerprint("b.sqlite3")).isEqualTo(fingerprint("a.sqlite3"));
+    Jar.Run again = kvasir.run("import", "--db", "b.sqlite3", "--keep-versionstamps",
+        "a.ndjson");
+    assertThat(again.exit()).isEqualTo(1);
+    assertThat(again.err()).contains("holds entries");
+
+    assertThat(kvasir.run("import", "--db", "c.sqlite3", "a.ndjson").exit()).isZero();
+    try (Kv copy = Kv.open(dir.resolve("c.sqlite3").toString())) {
+      var entries = new java.util.ArrayList<dev.kvasir.spi.StoredEntry>();
+      copy.engine().dump(entries::add);
+      assertThat(entries).filteredOn(e -> e.expireAtMs() != -1).hasSize(1);
+      long left = entries.stream().filter(e -> e.expireAtMs() != -1).findFirst().orElseThrow()
+          .expireAtMs() - System.currentTimeMillis();
+      assertThat(left).isBetween(Duration.ofMinutes(110).toMillis(),
+          Duration.ofHours(2).toMillis());
+    }
+  }
+
+  @Test
+  void backupRestoreDiffReplicate_andTheirRefusals() throws Exception {
+    try (Kv kv = Kv.open(dir.resolve("app.sqlite3").toString())) {
+      kv.set(KvKey.of("a"), 1);
+      kv.set(KvKey.of("b"), "a value long enough to find in the file");
+    }
+    Jar.Run first = kvasir.run("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once",
+        "--json");
+    assertThat(first.exit()).as(first.err()).isZero();
+    String firstCommit = Render.JSON.readTree(first.out()).get("commit").asText();
+    try (Kv kv = Kv.open(dir.resolve("app.sqlite3").toString())) {
+      kv.delete(KvKey.of("a"));
+      kv.set(KvKey.of("c"), 3);
+    }
+    assertThat(kvasir.run("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once").exit())
+        .isZero();
+    assertThat(fingerprint("dag:bk")).isEqualTo(fingerprint("app.sqlite3"));
+
+    Jar.Run diff = kvasir.run("diff", "--db", "dag:bk", "--from", firstCommit);
+    assertThat(diff.exit()).as(diff.err()).isZero();
+    assertThat(diff.out().lines().map(l -> l.substring(0, l.indexOf("  "))).toList())
+        .containsExactly("- [\"a\"]", "+ [\"c\"]");
+
+    Jar.Run restore = kvasir.run("restore", "--from", "dag:bk", "--at", firstCommit, "--to",
+        "old.sqlite3");
+    assertThat(restore.exit()).as(restore.err()).isZero();
+    try (Kv old = Kv.open(dir.resolve("old.sqlite3").toString())) {
+      assertThat(old.get(KvKey.of("a")).value(Long.class)).isEqualTo(1L);
+      assertThat(old.get(KvKey.of("c")).exists()).isFalse();
+    }
+    Jar.Run exists = kvasir.run("restore", "--from", "dag:bk", "--to", "old.sqlite3");
+    assertThat(exists.exit()).isEqualTo(3);
+    assertThat(exists.err()).contains("exists");
+
+    Jar.Run replicate = kvasir.run("replicate", "dag:bk", "dag:replica", "--json");
+    assertThat(replicate.exit()).as(replicate.err()).isZero();
+    assertThat(Render.JSON.readTree(replicate.out()).get("commits").asInt()).isEqualTo(2);
+    assertThat(kvasir.run("replicate", "dag:bk", "history.car").exit()).isZero();
+    assertThat(kvasir.run("replicate", "history.car", "dag:from-car").exit()).isZero();
+    assertThat(fingerprint("dag:from-car")).isEqualTo(fingerprint("app.sqlite3"));
+
+    Path log = dir.resolve("bk").resolve("blocks.kvdag");
+    byte[] bytes = Files.readAllBytes(log);
+    bytes[new String(bytes, StandardCharsets.ISO_8859_1).indexOf("long enough")] ^= 1;
+    Files.write(log, bytes);
+    Jar.Run damagedRestore = kvasir.run("restore", "--from", "dag:bk", "--to", "new.sqlite3");
+    assertThat(damagedRestore.exit()).isEqualTo(3);
+    assertThat(damagedRestore.err()).contains("bafy").contains("damaged");
+    assertThat(dir.resolve("new.sqlite3")).doesNotExist();
+    Jar.Run damagedReplicate = kvasir.run("replicate", "dag:bk", "dag:other");
+    assertThat(damagedReplicate.exit()).isEqualTo(3);
+    assertThat(damagedReplicate.err()).contains("bafy").contains("damaged");
+  }
+
+  @Test
+  void aReadOnlyServer_servesTheReplicaAsItGrows_andRefusesWrites() throws Exception {
+    try (Kv kv = Kv.open("dag:" + dir.resolve("primary"))) {
+      kv.set(KvKey.of("config"), "v1");
+    }
+    assertThat(kvasir.run("replicate", "dag:primary", "dag:replica").exit()).isZero();
+    try (ServeProcess serve = new ServeProcess(dir, Map.of(), "--db", "dag:replica", "--port",
+        "0", "--access-token", TOKEN, "--read-only");
+        Kv remote = Kv.open(serve.url(), KvOptions.defaults().with("accessToken", TOKEN));
+        WatchStream watch = remote.watch(List.of(KvKey.of("config")))) {
+      assertThat(watch.next().get(0).value(String.class)).isEqualTo("v1");
+      CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+      try (Kv kv = Kv.open("dag:" + dir.resolve("primary"))) {
+        kv.set(KvKey.of("config"), "v2");
+      }
+      assertThat(kvasir.run("replicate", "dag:primary", "dag:replica").exit()).isZero();
+      assertThat(next.get(20, TimeUnit.SECONDS).get(0).value(String.class)).isEqualTo("v2");
+      assertThatThrownBy(() -> remote.set(KvKey.of("config"), "v3"))
+          .isInstanceOf(KvException.class);
+      assertThat(remote.get(KvKey.of("config")).value(String.class)).isEqualTo("v2");
+    }
+  }
+}
