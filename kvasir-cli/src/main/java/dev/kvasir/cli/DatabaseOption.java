@@ -20,14 +20,31 @@ final class DatabaseOption {
           + " Default: ${DEFAULT-VALUE}")
   String location = DEFAULT;
 
+  @Option(names = "--at", paramLabel = "WHEN",
+      description = "Read a dag: database or backup as it was at WHEN: an ISO-8601 time, a"
+          + " versionstamp (20 hex digits) or a commit CID (same as --db 'dag:DIR?at=WHEN').")
+  String at;
+
   @Option(names = "--access-token", defaultValue = "${env:KVASIR_ACCESS_TOKEN}",
       description = "The token for an http(s):// database. Default: the environment variable"
           + " KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN).")
   String accessToken;
 
-  /** The engine that opens {@link #location}. */
+  /** The location to open: {@code --db}, with {@code --at} as its {@code ?at=}. */
+  String location() {
+    if (at == null) {
+      return location;
+    }
+    if (!location.startsWith("dag:") || location.contains("?")) {
+      throw new IllegalArgumentException("--at reads a past state of a dag: database or backup"
+          + " (--db dag:DIR); got --db " + location);
+    }
+    return location + "?at=" + at;
+  }
+
+  /** The engine that opens {@link #location()}. */
   EngineProvider engine() {
-    return Engines.provider(location);
+    return Engines.provider(location());
   }
 
   /**
@@ -38,15 +55,16 @@ final class DatabaseOption {
    */
   Kv open(boolean writes) {
     EngineProvider engine = engine();
-    List<Path> files = engine.files(location);
+    String where = location();
+    List<Path> files = engine.files(where);
     if (!writes && !files.isEmpty() && !Files.exists(files.get(0))) {
-      throw new KvException("there is no database at " + location + "; check --db (commands"
+      throw new KvException("there is no database at " + where + "; check --db (commands"
           + " that write, such as set or import, create it)");
     }
     KvOptions options = writes ? KvOptions.defaults() : engine.readOnly(KvOptions.defaults());
     if (accessToken != null && !accessToken.isEmpty()) {
       options = options.with("accessToken", accessToken);
     }
-    return Kv.of(engine.open(location, options));
+    return Kv.of(engine.open(where, options));
   }
 }

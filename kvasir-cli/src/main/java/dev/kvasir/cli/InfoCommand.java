@@ -44,8 +44,8 @@ final class InfoCommand extends DbCommand {
     ObjectNode info = Render.JSON.createObjectNode();
     EngineProvider engine = db.engine();
     info.put("engine", engine.displayName());
-    info.put("location", engine.describe(db.location));
-    List<Path> files = engine.files(db.location);
+    info.put("location", engine.describe(db.location()));
+    List<Path> files = engine.files(db.location());
     if (!files.isEmpty()) {
       info.put("bytes", fileBytes(files));
     }

@@ -58,7 +58,7 @@ final class ShellCommand implements Callable<Integer> {
         .parser(parser).completer(new Completion(template))
         .variable(LineReader.HISTORY_FILE, history).build();
     PrintWriter out = terminal.writer();
-    out.println("Kvasir shell on " + db.engine().describe(db.location)
+    out.println("Kvasir shell on " + db.engine().describe(db.location())
         + ". 'help' lists commands, 'exit' leaves.");
     terminal.handle(Terminal.Signal.INT, signal -> Kvasir.interrupt());
     while (true) {
