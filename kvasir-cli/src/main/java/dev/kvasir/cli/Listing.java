@@ -1,12 +1,13 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
 import dev.kvasir.KvListIterator;
 import dev.kvasir.base.KvCorruptEntryException;
-import dev.kvasir.base.Hex;
 import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.key.KeyRange;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.StoredEntry;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
@@ -80,8 +81,8 @@ final class Listing {
         } catch (KvCorruptEntryException e) {
           skip(e);
         } catch (KvDecodeException e) {
-          skip(new KvCorruptEntryException(entry.key().bytes(), Hex.encode(entry.key()
-              .sharedBytes()), e.getMessage()));
+          skip(new KvCorruptEntryException(entry.key().bytes(), keyText(entry.key()),
+              e.getMessage()));
         }
         if (++sinceCheck == CHECK_EVERY) {
           sinceCheck = 0;
@@ -93,6 +94,15 @@ final class Listing {
       });
     } catch (OutputClosed e) {
       // the dump stops here; outputClosed says why
+    }
+  }
+
+  /** The key as Kvasir writes keys, or null if its bytes are no key. */
+  private static String keyText(RawKey key) {
+    try {
+      return KvKey.decode(key.sharedBytes()).toString();
+    } catch (KvDecodeException e) {
+      return null;
     }
   }
 

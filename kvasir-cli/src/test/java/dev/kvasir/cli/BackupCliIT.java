@@ -91,6 +91,13 @@ class BackupCliIT {
         .isZero();
     assertThat(fingerprint("dag:bk")).isEqualTo(fingerprint("app.sqlite3"));
 
+    Jar.Run past = kvasir.run("get", "--db", "dag:bk", "--at", firstCommit, "[\"a\"]");
+    assertThat(past.exit()).as(past.err()).isZero();
+    assertThat(past.out().trim()).isEqualTo("1");
+    Jar.Run notDag = kvasir.run("get", "--db", "app.sqlite3", "--at", firstCommit, "[\"a\"]");
+    assertThat(notDag.exit()).isEqualTo(2);
+    assertThat(notDag.err()).contains("--at reads a past state of a dag: database");
+
     Jar.Run diff = kvasir.run("diff", "--db", "dag:bk", "--from", firstCommit);
     assertThat(diff.exit()).as(diff.err()).isZero();
     assertThat(diff.out().lines().map(l -> l.substring(0, l.indexOf("  "))).toList())
