@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvasir.Kv;
-import dev.kvasir.KvEntry;
-import dev.kvasir.KvKey;
-import dev.kvasir.base.Versionstamp;
-import dev.kvasir.golden.ValueDescriptions;
-import dev.kvasir.golden.Vectors;
-import dev.kvasir.golden.Vectors.ValueVector;
 import dev.kvasir.testkit.DenoPeer;
-import dev.kvasir.value.JsValues;
+import dev.kvasir.testkit.DenoWrites;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,14 +35,7 @@ class ServeDagIT {
       assertThat(serve.stop()).isZero();
     }
     try (Kv kv = Kv.open("dag:" + dir.resolve("db"))) {
-      for (ValueVector v : Vectors.values()) {
-        KvEntry e = kv.get(KvKey.of("v", v.id()));
-        Object expected = ValueDescriptions.build(v.description());
-        assertThat(JsValues.deepEquals(e.value(), expected))
-            .as("%s: read %s, expected %s", v, e.value(), expected).isTrue();
-        assertThat(e.versionstamp())
-            .isEqualTo(Versionstamp.parse(stamps.get("v" + v.id()).asText()));
-      }
+      DenoWrites.assertEveryValueVector(kv, stamps);
     }
   }
 }

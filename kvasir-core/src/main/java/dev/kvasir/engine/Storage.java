@@ -43,7 +43,6 @@ public interface Storage extends AutoCloseable {
 
     void delete(RawKey key);
 
-
     void setVersion(long version);
 
     /** The version recorded for idempotency key {@code id}, or −1. */

@@ -91,10 +91,10 @@ final class Sql {
     String range = "select k, v, v_encoding, version from " + kv
         + " where k >= ? and k < ? and " + live + " order by k";
     rangeForward = range + " limit ?";
+    rangeReverse = range + " desc limit ?";
     dumpLive = "select k, v, v_encoding, version, expiration_ms from " + kv + " where " + live
         + " order by k";
     commitVersion = "select version from " + s + "data_version where k = 0";
-    rangeReverse = range + " desc limit ?";
 
     String q = s + "queue";
     String r = s + "queue_running";

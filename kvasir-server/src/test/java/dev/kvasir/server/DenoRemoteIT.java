@@ -6,17 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvasir.Kv;
-import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvOptions;
-import dev.kvasir.base.Versionstamp;
 import dev.kvasir.golden.ValueDescriptions;
 import dev.kvasir.golden.Vectors.ValueVector;
 import dev.kvasir.golden.Vectors;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.testkit.DenoPeer;
-import dev.kvasir.value.JsValues;
+import dev.kvasir.testkit.DenoWrites;
 import dev.kvasir.value.KvU64;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,14 +59,7 @@ class DenoRemoteIT {
     JsonNode stamps = JSON.readTree(deno.run("write_all.ts", served.server.url(),
         deno.vectorsDir().toString()));
     Kv kv = Kv.of(served.remote);
-    for (ValueVector v : Vectors.values()) {
-      KvEntry e = kv.get(KvKey.of("v", v.id()));
-      Object expected = ValueDescriptions.build(v.description());
-      assertThat(JsValues.deepEquals(e.value(), expected))
-          .as("%s: read %s, expected %s", v, e.value(), expected).isTrue();
-      assertThat(e.versionstamp())
-          .isEqualTo(Versionstamp.parse(stamps.get("v" + v.id()).asText()));
-    }
+    DenoWrites.assertEveryValueVector(kv, stamps);
     assertThat(kv.get(KvKey.of("u64")).value()).isEqualTo(KvU64.MAX);
   }
 

@@ -15,7 +15,7 @@ import dev.kvasir.golden.Vectors.KeyVector;
 import dev.kvasir.golden.Vectors.ValueVector;
 import dev.kvasir.golden.Vectors;
 import dev.kvasir.testkit.DenoPeer;
-import dev.kvasir.value.JsValues;
+import dev.kvasir.testkit.DenoWrites;
 import dev.kvasir.value.KvU64;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,14 +56,7 @@ class DenoInteropIT {
     String file = dir.resolve("deno.sqlite3").toString();
     JsonNode stamps = JSON.readTree(deno.run("write_all.ts", file, deno.vectorsDir().toString()));
     try (Kv kv = Kv.open(file)) {
-      for (ValueVector v : Vectors.values()) {
-        KvEntry e = kv.get(KvKey.of("v", v.id()));
-        Object expected = ValueDescriptions.build(v.description());
-        assertThat(JsValues.deepEquals(e.value(), expected))
-            .as("%s: read %s, expected %s", v, e.value(), expected).isTrue();
-        assertThat(e.versionstamp()).as("%s", v)
-            .isEqualTo(Versionstamp.parse(stamps.get("v" + v.id()).asText()));
-      }
+      DenoWrites.assertEveryValueVector(kv, stamps);
       // Colliding keys were written in order: the last writer's id is what is stored.
       Map<String, KeyVector> lastWriter = new LinkedHashMap<>();
       Vectors.keys().stream().filter(k -> k.encoded().length > 0)
