@@ -119,12 +119,16 @@ public final class Kvasir {
         || e instanceof CidFormatException || e instanceof DagCborException) {
       return USAGE; // a value, cursor or CID given on the command line
     }
+    if (e instanceof UnsupportedOperationException) {
+      return USAGE; // a command this kind of database cannot do, such as backing up a remote one
+    }
     return DATABASE_ERROR;
   }
 
   private static String message(Exception e) {
     if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException
         || e instanceof DagException || e instanceof IOException
+        || e instanceof UnsupportedOperationException
         || e instanceof UncheckedIOException) {
       return e.getMessage();
     }
