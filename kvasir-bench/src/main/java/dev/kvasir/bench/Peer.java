@@ -5,8 +5,12 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
+import dev.kvasir.base.KvOptions;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.key.KeyPart;
+import dev.kvasir.server.KvServer;
+import dev.kvasir.sqlite.SqliteConfig;
+import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.value.KvU64;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,9 +31,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * ./run.sh --peer-cmd "kvasir=java -cp $PWD/kvasir-bench/target/benchmarks.jar dev.kvasir.bench.Peer"
  * </pre>
  *
- * (the second command in the harness directory). W6 workers are platform threads.
+ * (the second command in the harness directory). W6 workers are platform threads. With
+ * {@code -Dkvasir.peer.db=remote} it is the {@code kvasir-remote} peer: the same workloads
+ * through Kvasir's KV Connect client to a {@code KvServer} it starts on a SQLite file in
+ * {@code --dir}; with {@code -Dkvasir.peer.db=postgresql://…}, the PostgreSQL engine.
  */
 public final class Peer {
+  private static final String REMOTE_TOKEN = "peer-remote-token";
   private final Map<String, String> args;
 
   private Peer(Map<String, String> args) {
@@ -70,19 +78,29 @@ public final class Peer {
         .split(","));
     int n1 = n("--n1", 10000);
     // -Dkvasir.peer.db=postgresql://… runs the workloads on the PostgreSQL engine instead, in a
-    // fresh schema of that database.
-    String postgres = System.getProperty("kvasir.peer.db");
-    String location = postgres != null
-        ? postgres + (postgres.contains("?") ? "&" : "?") + "schema=peer_" + System.nanoTime()
-        : Path.of(args.get("--dir")).resolve("kv.sqlite3").toString();
-    String engine = postgres != null ? "postgres engine" : "sqlite engine";
-    String durability = postgres != null
+    // fresh schema of that database; -Dkvasir.peer.db=remote through KV Connect (HTTP/2) to a
+    // server in this process on a SQLite file in --dir, so the server's cost is a ratio.
+    String target = System.getProperty("kvasir.peer.db");
+    boolean remote = "remote".equals(target);
+    boolean postgres = target != null && !remote;
+    String sqlite = Path.of(args.get("--dir")).resolve("kv.sqlite3").toString();
+    String location = postgres
+        ? target + (target.contains("?") ? "&" : "?") + "schema=peer_" + System.nanoTime()
+        : sqlite;
+    String engine = postgres ? "postgres engine" : remote ? "KV Connect client, h2c, to"
+        + " KvServer on the sqlite engine" : "sqlite engine";
+    String durability = postgres
         ? "PostgreSQL synchronous_commit=on, group commit; acknowledged after the WAL flush"
         : "WAL, synchronous=FULL, group commit; acknowledged after fsync";
-    System.out.println("{\"meta\":{\"peer\":\"kvasir\",\"runtime\":\"java "
-        + System.getProperty("java.version") + "\",\"lib\":\"kvasir 0.1 (" + engine + ")\","
-        + "\"durability\":\"" + durability + "\",\"w6\":\"platform threads\"}}");
-    try (Kv kv = Kv.open(location)) {
+    System.out.println("{\"meta\":{\"peer\":\"" + (remote ? "kvasir-remote" : "kvasir")
+        + "\",\"runtime\":\"java " + System.getProperty("java.version") + "\",\"lib\":\"kvasir"
+        + " 0.1 (" + engine + ")\",\"durability\":\"" + durability + "\",\"w6\":\"platform"
+        + " threads\"}}");
+    try (SqliteEngine served = remote ? SqliteEngine.open(SqliteConfig.of(sqlite)) : null;
+        KvServer server = remote ? KvServer.builder(served).accessToken(REMOTE_TOKEN).port(0)
+            .start() : null;
+        Kv kv = remote ? Kv.open(server.url(), KvOptions.defaults().with("accessToken",
+            REMOTE_TOKEN)) : Kv.open(location)) {
       boolean loaded = false;
       for (String w : List.of("W1", "W2", "W3", "W4", "W5", "W6")) {
         if (!workloads.contains(w)) {

@@ -16,7 +16,8 @@ public final class LineChart {
   private static final int RIGHT = 24;
   private static final int TOP = 48;
   private static final int BOTTOM = 64;
-  private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
+  private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+      "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"};
 
   /** One line; {@code label} goes to the legend. */
   public record Series(String label, List<double[]> points) {}
