@@ -10,6 +10,8 @@ module dev.kvasir.server {
   // ALPN on the JDK's own TLS, found by Jetty as a service.
   requires org.eclipse.jetty.alpn.java.server;
   requires org.slf4j;
+  // TCP_QUICKACK (QuickAckConnector).
+  requires jdk.net;
   // KvServer.Builder.metrics takes a Prometheus registry (docs/operations.md §5).
   requires transitive micrometer.core;
   requires dev.kvasir.micrometer;

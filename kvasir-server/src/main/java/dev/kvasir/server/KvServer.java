@@ -82,12 +82,12 @@ public final class KvServer implements AutoCloseable {
       alpn.setDefaultProtocol("http/1.1");
       HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
       h2.setMaxConcurrentStreams(b.maxStreamsPerConnection);
-      connector = new ServerConnector(jetty, new SslConnectionFactory(ssl, alpn.getProtocol()),
-          alpn, h2, new HttpConnectionFactory(http));
+      connector = new QuickAckConnector(jetty, new SslConnectionFactory(ssl,
+          alpn.getProtocol()), alpn, h2, new HttpConnectionFactory(http));
     } else {
       HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
       h2c.setMaxConcurrentStreams(b.maxStreamsPerConnection);
-      connector = new ServerConnector(jetty, new HttpConnectionFactory(http), h2c);
+      connector = new QuickAckConnector(jetty, new HttpConnectionFactory(http), h2c);
     }
     // Room for bursts of new connections (clients reconnecting their watches after a restart);
     // the JDK's default backlog of 50 drops the rest, and a dropped SYN is retried after 1 s.
