@@ -1,5 +1,8 @@
 package dev.kvasir.bench;
 
+import static dev.kvasir.bench.PeerProtocol.line;
+import static dev.kvasir.bench.PeerProtocol.require;
+
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
@@ -13,14 +16,10 @@ import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.value.KvU64;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * Kvasir's SQLite engine as a peer of the shared benchmark harness ({@code
@@ -45,22 +44,11 @@ public final class Peer {
   }
 
   public static void main(String[] argv) throws Exception {
-    Map<String, String> args = new LinkedHashMap<>();
-    List<String> known = List.of("--dir", "--workloads", "--n1", "--n2", "--n3-commits",
-        "--n3-batch", "--n4-reps", "--n5", "--n6", "--w6-workers", "--seed");
-    for (int i = 0; i < argv.length; i += 2) {
-      if (!known.contains(argv[i]) || i + 1 >= argv.length) {
-        System.err.println("usage: Peer --dir DIR --workloads W1,.. --n1 N ... (docs/peer-protocol.md);"
-            + " bad argument " + argv[i]);
-        System.exit(2);
-      }
-      args.put(argv[i], argv[i + 1]);
-    }
-    System.exit(new Peer(args).run());
+    System.exit(new Peer(PeerProtocol.arguments(argv)).run());
   }
 
   private int n(String name, int fallback) {
-    return Integer.parseInt(args.getOrDefault(name, String.valueOf(fallback)));
+    return PeerProtocol.n(args, name, fallback);
   }
 
   /** The protocol's {@code value(i)}: a fresh object, as each peer workload writes it. */
@@ -102,7 +90,7 @@ public final class Peer {
         Kv kv = remote ? Kv.open(server.url(), KvOptions.defaults().with("accessToken",
             REMOTE_TOKEN)) : Kv.open(location)) {
       boolean loaded = false;
-      for (String w : List.of("W1", "W2", "W3", "W4", "W5", "W6")) {
+      for (String w : PeerProtocol.WORKLOADS) {
         if (!workloads.contains(w)) {
           continue;
         }
@@ -132,19 +120,6 @@ public final class Peer {
     return 0;
   }
 
-  /** Checks outside the timed loops; inside them the message is only built on failure. */
-  private static void require(boolean condition, String message) {
-    if (!condition) {
-      throw new IllegalStateException(message);
-    }
-  }
-
-  private static String line(String w, long ops, long startNanos, String extra) {
-    double seconds = (System.nanoTime() - startNanos) / 1e9;
-    return "{\"workload\":\"" + w + "\",\"ops\":" + ops + ",\"seconds\":" + seconds + extra
-        + ",\"ok\":true}";
-  }
-
   private static int count(Kv kv, KvKey prefix) {
     int n = 0;
     for (KvEntry ignored : kv.list(ListSelector.prefix(prefix))) {
@@ -169,14 +144,11 @@ public final class Peer {
   }
 
   private static String w2(Kv kv, int n1, int n2, long seed) {
-    long x = seed == 0 ? 2463534242L : seed;
+    IntSupplier keys = PeerProtocol.w2Keys(seed, n1);
     long checksum = 0;
     long start = System.nanoTime();
     for (int k = 0; k < n2; k++) {
-      x ^= (x << 13) & 0xffffffffL;
-      x ^= x >>> 17;
-      x ^= (x << 5) & 0xffffffffL;
-      int r = (int) (x % n1);
+      int r = keys.getAsInt();
       Object v = ((Map<?, ?>) kv.get(KvKey.of("bench", r)).value()).get("i");
       if (((Double) v).intValue() != r) {
         throw new IllegalStateException("W2 get " + r + " returned i=" + v);
@@ -232,35 +204,19 @@ public final class Peer {
   }
 
   private static String w6(Kv kv, int n6, int workers) throws Exception {
-    AtomicLong successes = new AtomicLong();
-    AtomicLong retries = new AtomicLong();
     KvKey key = KvKey.of("cas");
-    ExecutorService pool = Executors.newFixedThreadPool(workers);
     long start = System.nanoTime();
-    List<Future<?>> done = new ArrayList<>();
-    for (int w = 0; w < workers; w++) {
-      done.add(pool.submit(() -> {
-        while (true) {
-          KvEntry e = kv.get(key);
-          double current = e.exists() ? (Double) e.value() : 0;
-          if (current >= n6) {
-            return;
-          }
-          if (kv.atomic().check(e).set(key, current + 1).commit().ok()) {
-            successes.incrementAndGet();
-          } else {
-            retries.incrementAndGet();
-          }
-        }
-      }));
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    String out = line("W6", successes.get(), start, ",\"retries\":" + retries.get()
+    PeerProtocol.Contention c = PeerProtocol.contend(workers, w -> () -> {
+      KvEntry e = kv.get(key);
+      double current = e.exists() ? (Double) e.value() : 0;
+      if (current >= n6) {
+        return null;
+      }
+      return kv.atomic().check(e).set(key, current + 1).commit().ok();
+    });
+    String out = line("W6", c.successes(), start, ",\"retries\":" + c.retries()
         + ",\"workers\":" + workers);
-    pool.shutdown();
-    require(successes.get() == n6 && Double.valueOf(n6).equals(kv.get(key).value()),
+    require(c.successes() == n6 && Double.valueOf(n6).equals(kv.get(key).value()),
         "after W6 expected " + n6);
     return out;
   }

@@ -1,5 +1,8 @@
 package dev.kvasir.bench;
 
+import static dev.kvasir.bench.PeerProtocol.line;
+import static dev.kvasir.bench.PeerProtocol.require;
+
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -8,13 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * The {@code postgres-jdbc-raw} floor of the shared harness (docs/peer-protocol.md,
@@ -42,16 +41,7 @@ public final class PostgresRawPeer {
   }
 
   public static void main(String[] argv) throws Exception {
-    Map<String, String> args = new LinkedHashMap<>();
-    List<String> known = List.of("--dir", "--workloads", "--n1", "--n2", "--n3-commits",
-        "--n3-batch", "--n4-reps", "--n5", "--n6", "--w6-workers", "--seed");
-    for (int i = 0; i < argv.length; i += 2) {
-      if (!known.contains(argv[i]) || i + 1 >= argv.length) {
-        System.err.println("bad argument " + argv[i] + " (docs/peer-protocol.md)");
-        System.exit(2);
-      }
-      args.put(argv[i], argv[i + 1]);
-    }
+    Map<String, String> args = PeerProtocol.arguments(argv);
     String url = System.getenv("KVASIR_PEER_PG");
     if (url == null) {
       System.err.println("set KVASIR_PEER_PG to a jdbc:postgresql:// URL");
@@ -61,7 +51,7 @@ public final class PostgresRawPeer {
   }
 
   private int n(String name, int fallback) {
-    return Integer.parseInt(args.getOrDefault(name, String.valueOf(fallback)));
+    return PeerProtocol.n(args, name, fallback);
   }
 
   private Connection connect() throws SQLException {
@@ -92,7 +82,7 @@ public final class PostgresRawPeer {
             + " version bigint not null)");
       }
       try {
-        for (String w : List.of("W1", "W2", "W3", "W4", "W5", "W6")) {
+        for (String w : PeerProtocol.WORKLOADS) {
           if (!workloads.contains(w)) {
             continue;
           }
@@ -147,17 +137,6 @@ public final class PostgresRawPeer {
     return (v[0] & 0xff) << 24 | (v[1] & 0xff) << 16 | (v[2] & 0xff) << 8 | v[3] & 0xff;
   }
 
-  private static String line(String w, long ops, long start, String extra) {
-    return "{\"workload\":\"" + w + "\",\"ops\":" + ops + ",\"seconds\":"
-        + (System.nanoTime() - start) / 1e9 + extra + ",\"ok\":true}";
-  }
-
-  private static void require(boolean ok, String message) {
-    if (!ok) {
-      throw new IllegalStateException(message);
-    }
-  }
-
   private static final String BUMP = "with v as (update data_version set version = version + 1"
       + " where k = 0 returning version) ";
 
@@ -191,14 +170,11 @@ public final class PostgresRawPeer {
 
   private String w2(Connection c, int n1, int n2, long seed) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("select v, version from kv where k = ?")) {
-      long x = seed == 0 ? 2463534242L : seed;
+      IntSupplier keys = PeerProtocol.w2Keys(seed, n1);
       long sum = 0;
       long start = System.nanoTime();
       for (int k = 0; k < n2; k++) {
-        x ^= (x << 13) & 0xffffffffL;
-        x ^= x >>> 17;
-        x ^= (x << 5) & 0xffffffffL;
-        int r = (int) (x % n1);
+        int r = keys.getAsInt();
         p.setBytes(1, key("bench", r));
         try (ResultSet rs = p.executeQuery()) {
           require(rs.next() && valueInt(rs.getBytes(1)) == r, "W2 get " + r);
@@ -285,53 +261,41 @@ public final class PostgresRawPeer {
     try (Statement s = c.createStatement()) {
       s.execute("insert into ctr values ('\\x636173'::bytea, 0, 0)"); // "cas", untimed
     }
-    AtomicLong successes = new AtomicLong();
-    AtomicLong retries = new AtomicLong();
-    ExecutorService pool = Executors.newFixedThreadPool(workers);
     List<Connection> connections = new ArrayList<>();
     for (int w = 0; w < workers; w++) {
       connections.add(connect());
     }
-    long start = System.nanoTime();
-    List<Future<?>> done = new ArrayList<>();
-    for (Connection wc : connections) {
-      done.add(pool.submit(() -> {
-        // The version moves only if the check holds when the statement starts; the outer
-        // update's own condition is checked again on the row it locks (read committed), so
-        // of two racing increments one wins.
-        try (PreparedStatement check = wc.prepareStatement("with v as (update data_version"
-            + " set version = version + 1 where k = 0 and exists (select 1 from ctr where"
-            + " k = ? and version = ?) returning version) update ctr set n = ?, version ="
-            + " v.version from v where ctr.k = ? and ctr.version = ?")) {
-          while (true) {
-            long[] e = counter(wc, k);
-            if (e[0] >= n6) {
-              return null;
-            }
-            check.setBytes(1, k);
-            check.setLong(2, e[1]);
-            check.setLong(3, e[0] + 1);
-            check.setBytes(4, k);
-            check.setLong(5, e[1]);
-            if (check.executeUpdate() == 1) {
-              successes.incrementAndGet();
-            } else {
-              retries.incrementAndGet();
-            }
-          }
+    // The version moves only if the check holds when the statement starts; the outer update's
+    // own condition is checked again on the row it locks (read committed), so of two racing
+    // increments one wins.
+    String checked = "with v as (update data_version set version = version + 1 where k = 0"
+        + " and exists (select 1 from ctr where k = ? and version = ?) returning version)"
+        + " update ctr set n = ?, version = v.version from v where ctr.k = ? and ctr.version = ?";
+    try {
+      long start = System.nanoTime();
+      PeerProtocol.Contention result = PeerProtocol.contend(workers, w -> () -> {
+        Connection wc = connections.get(w);
+        long[] e = counter(wc, k);
+        if (e[0] >= n6) {
+          return null;
         }
-      }));
+        try (PreparedStatement check = wc.prepareStatement(checked)) {
+          check.setBytes(1, k);
+          check.setLong(2, e[1]);
+          check.setLong(3, e[0] + 1);
+          check.setBytes(4, k);
+          check.setLong(5, e[1]);
+          return check.executeUpdate() == 1;
+        }
+      });
+      String out = line("W6", result.successes(), start, ",\"retries\":" + result.retries()
+          + ",\"workers\":" + workers);
+      require(result.successes() == n6 && counter(c, k)[0] == n6, "after W6 expected " + n6);
+      return out;
+    } finally {
+      for (Connection wc : connections) {
+        wc.close();
+      }
     }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    String out = line("W6", successes.get(), start, ",\"retries\":" + retries.get()
-        + ",\"workers\":" + workers);
-    pool.shutdown();
-    for (Connection wc : connections) {
-      wc.close();
-    }
-    require(successes.get() == n6 && counter(c, k)[0] == n6, "after W6 expected " + n6);
-    return out;
   }
 }

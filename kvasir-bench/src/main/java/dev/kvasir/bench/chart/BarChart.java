@@ -16,8 +16,6 @@ public final class BarChart {
   private static final int BOTTOM = 70;
   private static final int BAR = 16;
   private static final int GAP = 22;
-  private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-      "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"};
 
   private final String title;
   private final String yLabel;
@@ -55,20 +53,14 @@ public final class BarChart {
     int width = LEFT + groups.size() * groupWidth + 40;
     int bottom = HEIGHT - BOTTOM;
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
-        + " height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
-        width, HEIGHT, width, HEIGHT));
-    out.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n",
-        width, HEIGHT));
-    out.append(text(width / 2.0, 24, title, "middle", 15));
-    out.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\""
-        + " transform=\"rotate(-90 18 %.1f)\">%s</text>%n", (TOP + bottom) / 2.0,
-        (TOP + bottom) / 2.0, escape(yLabel)));
+    out.append(Svg.open(width, HEIGHT));
+    out.append(Svg.text(width / 2.0, 24, title, "middle", 15));
+    out.append(Svg.verticalText(18, (TOP + bottom) / 2.0, yLabel));
     for (double t = lo; t <= hi * 1.0001; t *= 10) {
       double y = y(t, lo, hi, bottom);
-      out.append(line(LEFT, y, width - 20, y, t == 1 ? "#333" : "#e0e0e0",
+      out.append(Svg.line(LEFT, y, width - 20, y, t == 1 ? "#333" : "#e0e0e0",
           t == 1 ? 1.5 : 1));
-      out.append(text(LEFT - 8, y + 4, ratio(t) + "×", "end", 11));
+      out.append(Svg.text(LEFT - 8, y + 4, ratio(t) + "×", "end", 11));
     }
     for (int g = 0; g < groups.size(); g++) {
       double x0 = LEFT + GAP / 2.0 + g * groupWidth;
@@ -83,22 +75,22 @@ public final class BarChart {
         out.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\""
             + " height=\"%.1f\" fill=\"%s\"><title>%s %s: %s×</title></rect>%n", x,
             Math.min(yv, y1), BAR - 2, Math.max(1, Math.abs(y1 - yv)),
-            COLOURS[s % COLOURS.length], escape(series.get(s)), escape(groups.get(g)),
+            Svg.colour(s), Svg.escape(series.get(s)), Svg.escape(groups.get(g)),
             ratio(v)));
         out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\""
             + " text-anchor=\"start\" transform=\"rotate(-90 %.1f %.1f)\">%s</text>%n",
             x + BAR / 2.0 + 3, Math.min(yv, y1) - 3, x + BAR / 2.0 + 3, Math.min(yv, y1) - 3,
             ratio(v)));
       }
-      out.append(text(x0 + series.size() * BAR / 2.0, bottom + 18, groups.get(g), "middle",
+      out.append(Svg.text(x0 + series.size() * BAR / 2.0, bottom + 18, groups.get(g), "middle",
           12));
     }
     for (int s = 0; s < series.size(); s++) {
       double lx = LEFT + (s % 4) * 150;
       double ly = bottom + 40 + (s / 4) * 16;
       out.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\""
-          + " height=\"12\" fill=\"%s\"/>%n", lx, ly - 10, COLOURS[s % COLOURS.length]));
-      out.append(text(lx + 16, ly, series.get(s), "start", 12));
+          + " height=\"12\" fill=\"%s\"/>%n", lx, ly - 10, Svg.colour(s)));
+      out.append(Svg.text(lx + 16, ly, series.get(s), "start", 12));
     }
     return out.append("</svg>\n").toString();
   }
@@ -113,18 +105,6 @@ public final class BarChart {
         ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.3f", v);
   }
 
-  private static String line(double x1, double y1, double x2, double y2, String colour,
-      double width) {
-    return String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\""
-        + " stroke=\"%s\" stroke-width=\"%.1f\"/>%n", x1, y1, x2, y2, colour, width);
-  }
 
-  private static String text(double x, double y, String s, String anchor, int size) {
-    return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\""
-        + " font-size=\"%d\">%s</text>%n", x, y, anchor, size, escape(s));
-  }
 
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-  }
 }

@@ -16,8 +16,6 @@ public final class LineChart {
   private static final int RIGHT = 24;
   private static final int TOP = 48;
   private static final int BOTTOM = 64;
-  private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-      "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"};
 
   /** One line; {@code label} goes to the legend. */
   public record Series(String label, List<double[]> points) {}
@@ -54,32 +52,26 @@ public final class LineChart {
     }
     double yTop = niceCeiling(maxY);
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
-        + " height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
-        WIDTH, HEIGHT, WIDTH, HEIGHT));
-    out.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n",
-        WIDTH, HEIGHT));
-    out.append(text(WIDTH / 2.0, 24, title, "middle", 15));
-    out.append(text(WIDTH / 2.0, HEIGHT - 16, xLabel, "middle", 12));
-    out.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\""
-        + " transform=\"rotate(-90 18 %.1f)\">%s</text>%n", (TOP + plotBottom()) / 2.0,
-        (TOP + plotBottom()) / 2.0, escape(yLabel)));
+    out.append(Svg.open(WIDTH, HEIGHT));
+    out.append(Svg.text(WIDTH / 2.0, 24, title, "middle", 15));
+    out.append(Svg.text(WIDTH / 2.0, HEIGHT - 16, xLabel, "middle", 12));
+    out.append(Svg.verticalText(18, (TOP + plotBottom()) / 2.0, yLabel));
     for (int i = 0; i <= 5; i++) {
       double y = yTop * i / 5;
       double py = py(y, yTop);
-      out.append(line(LEFT, py, WIDTH - RIGHT, py, "#e0e0e0"));
-      out.append(text(LEFT - 8, py + 4, format(y), "end", 11));
+      out.append(Svg.line(LEFT, py, WIDTH - RIGHT, py, "#e0e0e0", 1));
+      out.append(Svg.text(LEFT - 8, py + 4, format(y), "end", 11));
     }
     for (double x : xTicks(minX, maxX)) {
       double px = px(x, minX, maxX);
-      out.append(line(px, TOP, px, plotBottom(), "#f0f0f0"));
-      out.append(text(px, plotBottom() + 18, format(x), "middle", 11));
+      out.append(Svg.line(px, TOP, px, plotBottom(), "#f0f0f0", 1));
+      out.append(Svg.text(px, plotBottom() + 18, format(x), "middle", 11));
     }
-    out.append(line(LEFT, plotBottom(), WIDTH - RIGHT, plotBottom(), "#333"));
-    out.append(line(LEFT, TOP, LEFT, plotBottom(), "#333"));
+    out.append(Svg.line(LEFT, plotBottom(), WIDTH - RIGHT, plotBottom(), "#333", 1));
+    out.append(Svg.line(LEFT, TOP, LEFT, plotBottom(), "#333", 1));
     for (int i = 0; i < series.size(); i++) {
       Series s = series.get(i);
-      String colour = COLOURS[i % COLOURS.length];
+      String colour = Svg.colour(i);
       StringBuilder path = new StringBuilder();
       for (double[] p : s.points()) {
         double px = px(p[0], minX, maxX);
@@ -88,14 +80,14 @@ public final class LineChart {
             "%.1f %.1f", px, py));
         out.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\""
             + " fill=\"%s\"><title>%s: %s</title></circle>%n", px, py, colour,
-            escape(format(p[0])), escape(format(p[1]))));
-        out.append(text(px + 6, py - 8, format(p[1]), "start", 11));
+            Svg.escape(format(p[0])), Svg.escape(format(p[1]))));
+        out.append(Svg.text(px + 6, py - 8, format(p[1]), "start", 11));
       }
       out.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\""
           + " stroke-width=\"2\"/>%n", path, colour));
       double ly = TOP + 8 + 18 * i;
-      out.append(line(LEFT + 16, ly, LEFT + 40, ly, colour));
-      out.append(text(LEFT + 46, ly + 4, s.label(), "start", 12));
+      out.append(Svg.line(LEFT + 16, ly, LEFT + 40, ly, colour, 1));
+      out.append(Svg.text(LEFT + 46, ly + 4, s.label(), "start", 12));
     }
     return out.append("</svg>\n").toString();
   }
@@ -161,17 +153,6 @@ public final class LineChart {
         : String.format(Locale.ROOT, "%.1f", v);
   }
 
-  private static String line(double x1, double y1, double x2, double y2, String colour) {
-    return String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\""
-        + " stroke=\"%s\"/>%n", x1, y1, x2, y2, colour);
-  }
 
-  private static String text(double x, double y, String s, String anchor, int size) {
-    return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\""
-        + " font-size=\"%d\">%s</text>%n", x, y, anchor, size, escape(s));
-  }
 
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-  }
 }
