@@ -37,6 +37,19 @@ public final class JdbcRows {
     return entries;
   }
 
+  /**
+   * Binds {@code key} and {@code now} to {@code statement}, an equality lookup of the columns
+   * {@code k, v, v_encoding, version}, and reads the live entry: a list of none or one.
+   */
+  public static List<RawEntry> one(PreparedStatement statement, RawKey key, long now)
+      throws SQLException {
+    statement.setBytes(1, key.sharedBytes());
+    statement.setLong(2, now);
+    try (ResultSet r = statement.executeQuery()) {
+      return r.next() ? List.of(entry(r, 1)) : List.of();
+    }
+  }
+
   /** The entry in the current row, whose {@code k} column is number {@code first}. */
   public static RawEntry entry(ResultSet r, int first) throws SQLException {
     // Drivers never change the arrays they return, so these are handed over, not copied.
