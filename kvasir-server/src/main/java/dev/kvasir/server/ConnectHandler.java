@@ -154,10 +154,6 @@ final class ConnectHandler extends Handler.Abstract {
     return true;
   }
 
-  /**
-   * Reads the body without holding a thread while bytes trickle in, up to the body deadline
-   * (a client that sends too slowly gets 408), then serves the request.
-   */
   /** What is checked before the body is read; a refusal leaves the body unread. */
   private void admit(String path, Request request, Response response) throws Refused {
     if (stopping) {
@@ -178,6 +174,10 @@ final class ConnectHandler extends Handler.Abstract {
     }
   }
 
+  /**
+   * Reads the body without holding a thread while bytes trickle in, up to the body deadline
+   * (a client that sends too slowly gets 408), then serves the request.
+   */
   private void readBody(String path, Request request, Response response, Callback callback) {
     int max = maxBody(path);
     Content.Source.asByteArrayAsync(request, max)
