@@ -12,8 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,17 +50,21 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private record Location(long offset, int length) {}
 
   private final Path file;
-  private final FileChannel channel;
+  /** Replaced when an interrupted thread closed it (docs/dag-engine.md §2). */
+  private volatile FileChannel channel;
+  private final WriterLock lock; // null for a reader
+  private volatile boolean closed;
   private final boolean readOnly;
   private final Map<Cid, Location> index = new HashMap<>();
   private final List<Cid> commits = new ArrayList<>();
   private final Map<Cid, Block> staged = new LinkedHashMap<>();
   private long end;
 
-  private BlockLog(Path file, FileChannel channel, boolean readOnly) {
+  private BlockLog(Path file, FileChannel channel, WriterLock lock) {
     this.file = file;
     this.channel = channel;
-    this.readOnly = readOnly;
+    this.lock = lock;
+    this.readOnly = lock == null;
   }
 
   /** Opens (creating unless {@code readOnly}) the log in {@code dir}. */
@@ -72,44 +75,33 @@ final class BlockLog implements Blockstore, AutoCloseable {
         if (!Files.exists(file)) {
           throw new KvException("no KV/DAG database at " + dir + " (no " + FILE_NAME + ")");
         }
-        return load(file, FileChannel.open(file, StandardOpenOption.READ), true);
+        return load(file, FileChannel.open(file, StandardOpenOption.READ), null);
       }
       Files.createDirectories(dir);
-      boolean created = !Files.exists(file);
-      FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
-          StandardOpenOption.READ, StandardOpenOption.WRITE);
-      lockForWriting(channel, dir);
-      if (created || channel.size() == 0) {
-        channel.write(ByteBuffer.wrap(MAGIC), 0);
-        channel.force(true);
+      // One writer per log: a second would append over the first's end. Readers take no
+      // lock, so a read-only server can follow a log that a replication writes.
+      WriterLock lock = WriterLock.take(dir);
+      try {
+        boolean created = !Files.exists(file);
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
+            StandardOpenOption.READ, StandardOpenOption.WRITE);
+        if (created || channel.size() == 0) {
+          channel.write(ByteBuffer.wrap(MAGIC), 0);
+          channel.force(true);
+        }
+        return load(file, channel, lock);
+      } catch (IOException | RuntimeException e) {
+        lock.close();
+        throw e;
       }
-      return load(file, channel, false);
     } catch (IOException e) {
       throw new KvException("cannot open KV/DAG database " + dir + ": " + e.getMessage(), e);
     }
   }
 
-  /**
-   * One writer per log (docs/dag-engine.md §2): a second would append over the first's end.
-   * Readers take no lock, so a read-only server can follow a log that a replication writes.
-   */
-  private static void lockForWriting(FileChannel channel, Path dir) throws IOException {
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
-    if (lock == null) {
-      channel.close();
-      throw new KvException("KV/DAG database " + dir + " is open for writing elsewhere (another"
-          + " process or engine); open it read-only or close the other first");
-    }
-  }
-
-  private static BlockLog load(Path file, FileChannel channel, boolean readOnly)
+  private static BlockLog load(Path file, FileChannel channel, WriterLock lock)
       throws IOException {
-    BlockLog blockLog = new BlockLog(file, channel, readOnly);
+    BlockLog blockLog = new BlockLog(file, channel, lock);
     try {
       blockLog.scan();
     } catch (IOException | RuntimeException e) {
@@ -117,6 +109,50 @@ final class BlockLog implements Blockstore, AutoCloseable {
       throw e;
     }
     return blockLog;
+  }
+
+  /** Channel work, re-run on a fresh channel if another thread's interrupt closed this one. */
+  private interface Io<T> {
+    T run(FileChannel channel) throws IOException;
+  }
+
+  /**
+   * Runs {@code io} on the channel without letting an interrupt of this thread close it (a
+   * {@code FileChannel} closes itself when a thread blocked in it is interrupted, which would
+   * end every reader's access): the interrupt status is set aside for the call and put back
+   * after. An interrupt that arrives during the call still closes the channel; then a new one
+   * is opened and the work runs again (docs/dag-engine.md §2).
+   */
+  private <T> T io(Io<T> io) throws IOException {
+    boolean interrupted = Thread.interrupted();
+    try {
+      while (true) {
+        FileChannel c = channel;
+        try {
+          return io.run(c);
+        } catch (ClosedChannelException e) {
+          if (closed) {
+            throw e;
+          }
+          // A ClosedByInterruptException leaves this thread's interrupt set: keep it for later.
+          interrupted |= Thread.interrupted();
+          reopen(c);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private synchronized void reopen(FileChannel broken) throws IOException {
+    if (closed || channel != broken) {
+      return; // closed on purpose, or another thread reopened it already
+    }
+    channel = readOnly ? FileChannel.open(file, StandardOpenOption.READ)
+        : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    log.debug("{}: reopened after an interrupt closed it", file);
   }
 
   /** Indexes every committed block and cuts off what follows the last commit. */
@@ -150,7 +186,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
   synchronized boolean refresh() {
     try {
       int before = commits.size();
-      indexFrom(channel.size());
+      indexFrom(io(FileChannel::size));
       return commits.size() > before;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
@@ -197,14 +233,19 @@ final class BlockLog implements Blockstore, AutoCloseable {
   }
 
   private void readFully(ByteBuffer buffer, long position) throws IOException {
-    long at = position;
-    while (buffer.hasRemaining()) {
-      int n = channel.read(buffer, at);
-      if (n < 0) {
-        throw new EOFException(file + " ends at " + at);
+    int start = buffer.position();
+    io(c -> {
+      buffer.position(start);
+      long at = position;
+      while (buffer.hasRemaining()) {
+        int n = c.read(buffer, at);
+        if (n < 0) {
+          throw new EOFException(file + " ends at " + at);
+        }
+        at += n;
       }
-      at += n;
-    }
+      return null;
+    });
   }
 
   /** The commit markers' CIDs, oldest first. */
@@ -285,16 +326,20 @@ final class BlockLog implements Blockstore, AutoCloseable {
       added.put(block.cid(), new Location(end + out.size() - bytes.length, bytes.length));
     }
     section(out, COMMIT, commit.bytes(), new byte[0]);
-    ByteBuffer buffer = ByteBuffer.wrap(out.toByteArray());
+    byte[] bytes = out.toByteArray();
     try {
-      long at = end;
-      while (buffer.hasRemaining()) {
-        at += channel.write(buffer, at);
-      }
-      channel.force(false);
+      io(c -> {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes); // again from the start if re-run
+        long at = end;
+        while (buffer.hasRemaining()) {
+          at += c.write(buffer, at);
+        }
+        c.force(false);
+        return null;
+      });
     } catch (IOException e) {
       try {
-        channel.truncate(end);
+        io(c -> c.truncate(end));
       } catch (IOException again) {
         e.addSuppressed(again);
       }
@@ -325,10 +370,15 @@ final class BlockLog implements Blockstore, AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     try {
       channel.close();
     } catch (IOException e) {
       log.warn("closing {}: {}", file, e.getMessage());
+    } finally {
+      if (lock != null) {
+        lock.close();
+      }
     }
   }
 }

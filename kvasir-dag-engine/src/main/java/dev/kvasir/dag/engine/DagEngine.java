@@ -92,7 +92,9 @@ public final class DagEngine extends RulebookEngine {
     } catch (InterruptedException e) {
       // closed
     } catch (RuntimeException e) {
-      log.warn("stopped following {}: {}", dir, e.toString());
+      if (!Thread.currentThread().isInterrupted()) { // else closing: the log closed under it
+        log.warn("stopped following {}: {}", dir, e.toString());
+      }
     }
   }
 

@@ -135,4 +135,33 @@ class DagHistoryTest {
       assertThat(dag.fingerprint()).isEqualTo(before);
     }
   }
+
+  @Test
+  void anInterruptedThread_neitherFailsNorBreaksTheDatabase() throws Exception {
+    try (Kv kv = Kv.open("dag:" + db())) {
+      for (int i = 0; i < 500; i++) {
+        kv.set(KvKey.of("k", i), "v" + i);
+      }
+      Object[] seen = new Object[2];
+      Thread t = new Thread(() -> {
+        Thread.currentThread().interrupt();
+        seen[0] = kv.get(KvKey.of("k", 5)).value();
+        kv.set(KvKey.of("k", 6), "written while interrupted");
+        seen[1] = Thread.currentThread().isInterrupted();
+      });
+      t.start();
+      t.join();
+      assertThat(seen[0]).isEqualTo("v5");
+      assertThat(seen[1]).as("the interrupt is kept for the caller").isEqualTo(true);
+      assertThat(kv.get(KvKey.of("k", 7)).value()).isEqualTo("v7");
+      assertThat(kv.get(KvKey.of("k", 6)).value()).isEqualTo("written while interrupted");
+    }
+    assertThat(keySix("dag:" + db())).isEqualTo("written while interrupted");
+  }
+
+  private static Object keySix(String location) {
+    try (Kv kv = Kv.open(location)) {
+      return kv.get(KvKey.of("k", 6)).value();
+    }
+  }
 }
