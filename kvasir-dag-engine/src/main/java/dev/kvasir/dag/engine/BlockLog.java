@@ -368,8 +368,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
     out.writeBytes(bytes);
   }
 
+  /** Synchronized with {@link #reopen}, so that no channel opened after it is left open. */
   @Override
-  public void close() {
+  public synchronized void close() {
     closed = true;
     try {
       channel.close();
