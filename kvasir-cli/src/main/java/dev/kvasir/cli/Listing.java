@@ -11,6 +11,7 @@ import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.StoredEntry;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Walks a listing for the commands that read many entries ({@code list}, {@code export},
@@ -47,20 +48,31 @@ final class Listing {
         skip(e);
         continue;
       }
-      try {
-        each.accept(entry);
-      } catch (KvCorruptEntryException e) {
-        skip(e);
-      } catch (KvDecodeException e) {
-        skip(new KvCorruptEntryException(entry.key().encode(), entry.key().toString(),
-            e.getMessage()));
-      }
-      // checkError flushes: every entry would cost a write to a file export.
-      if (++sinceCheck == CHECK_EVERY) {
-        sinceCheck = 0;
-        outputClosed = out.checkError();
-      }
+      offer(() -> each.accept(entry), why -> new KvCorruptEntryException(entry.key().encode(),
+          entry.key().toString(), why));
     }
+  }
+
+  /**
+   * Hands one entry on with {@code give}; a value it finds corrupt is skipped, named by {@code
+   * corrupt}. Every {@link #CHECK_EVERY} entries it looks whether the output was closed.
+   *
+   * @return false once the output is closed
+   */
+  private boolean offer(Runnable give, Function<String, KvCorruptEntryException> corrupt) {
+    try {
+      give.run();
+    } catch (KvCorruptEntryException e) {
+      skip(e);
+    } catch (KvDecodeException e) {
+      skip(corrupt.apply(e.getMessage()));
+    }
+    // checkError flushes: every entry would cost a write to a file export.
+    if (++sinceCheck == CHECK_EVERY) {
+      sinceCheck = 0;
+      outputClosed = out.checkError();
+    }
+    return !outputClosed;
   }
 
   /**
@@ -76,20 +88,9 @@ final class Listing {
         if (!range.contains(entry.key().sharedBytes())) {
           return;
         }
-        try {
-          each.accept(entry);
-        } catch (KvCorruptEntryException e) {
-          skip(e);
-        } catch (KvDecodeException e) {
-          skip(new KvCorruptEntryException(entry.key().bytes(), keyText(entry.key()),
-              e.getMessage()));
-        }
-        if (++sinceCheck == CHECK_EVERY) {
-          sinceCheck = 0;
-          if (out.checkError()) {
-            outputClosed = true;
-            throw new OutputClosed();
-          }
+        if (!offer(() -> each.accept(entry), why -> new KvCorruptEntryException(
+            entry.key().bytes(), keyText(entry.key()), why))) {
+          throw new OutputClosed();
         }
       });
     } catch (OutputClosed e) {

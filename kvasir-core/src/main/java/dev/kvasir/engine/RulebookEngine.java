@@ -124,13 +124,11 @@ public class RulebookEngine implements KvEngine {
     state.ensureOpen();
     long now = System.currentTimeMillis();
     return storage.read(snapshot -> {
-      Iterator<Storage.Row> rows = snapshot.scan(RawKey.wrap(new byte[0]),
-          RawKey.wrap(new byte[] {(byte) 0xff}), false);
+      Iterator<Storage.Row> rows = snapshot.scan(RawKey.BELOW_ALL, RawKey.ABOVE_ALL, false);
       while (rows.hasNext()) {
         Storage.Row row = rows.next();
         if (Expiry.isLive(row.expireAtMs(), now)) {
-          sink.accept(new StoredEntry(row.key(), row.value(),
-              Versionstamp.ofVersion(row.version()), row.expireAtMs()));
+          sink.accept(row.stored());
         }
       }
       return snapshot.version();

@@ -1,6 +1,8 @@
 package dev.kvasir.engine;
 
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.value.EncodedValue;
 import java.util.Iterator;
 import java.util.List;
@@ -14,7 +16,12 @@ import java.util.function.Function;
  */
 public interface Storage extends AutoCloseable {
   /** A stored row; {@code expireAtMs} is {@link Expiry#NEVER} or epoch milliseconds. */
-  record Row(RawKey key, EncodedValue value, long version, long expireAtMs) {}
+  record Row(RawKey key, EncodedValue value, long version, long expireAtMs) {
+    /** The row as a lossless copy holds it. */
+    public StoredEntry stored() {
+      return new StoredEntry(key, value, Versionstamp.ofVersion(version), expireAtMs);
+    }
+  }
 
   /** A running queue message and when its lease ends. */
   record Lease(QueuedMessage message, long untilMs) {}

@@ -10,6 +10,15 @@ import java.util.Objects;
  * Immutable.
  */
 public final class RawKey implements Comparable<RawKey> {
+  /** No bytes: at or below every key, the start of a range over all of them. */
+  public static final RawKey BELOW_ALL = new RawKey(new byte[0]);
+
+  /**
+   * The byte {@code FF}: above every key, the end of a range over all of them. Every key part
+   * begins with a type byte below it (docs/keys.md §1).
+   */
+  public static final RawKey ABOVE_ALL = new RawKey(new byte[] {(byte) 0xff});
+
   private final byte[] bytes;
 
   private RawKey(byte[] bytes) {

@@ -1,5 +1,6 @@
 package dev.kvasir.spi;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,17 @@ public record ReadRange(RawKey start, RawKey end, int limit, boolean reverse) {
   /** The single key {@code k}: {@code [k, k‖00)}, limit 1. */
   public static ReadRange single(RawKey key) {
     return new ReadRange(key, key.append(0x00), 1, false);
+  }
+
+  /**
+   * Whether the range can hold no key but its start: {@code [k, k‖00)}, as {@link #single} and
+   * every get ask; nothing lies between a key and that successor. Such a read is a lookup.
+   */
+  public boolean isOneKey() {
+    byte[] s = start.sharedBytes();
+    byte[] e = end.sharedBytes();
+    return e.length == s.length + 1 && e[s.length] == 0
+        && Arrays.equals(s, 0, s.length, e, 0, s.length);
   }
 
   /** Whether {@code key} lies in {@code [start, end)}. */

@@ -5,6 +5,7 @@ import dev.kvasir.engine.StoredValue;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
+import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.value.EncodedValue;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,6 +57,16 @@ public final class JdbcRows {
     return new RawEntry(RawKey.wrap(r.getBytes(first)),
         EncodedValue.stored(r.getInt(first + 2), r.getBytes(first + 1)),
         Versionstamp.ofVersion(r.getLong(first + 3)));
+  }
+
+  /**
+   * The entry in the current row of a dump, columns {@code k, v, v_encoding, version,
+   * expiration_ms} (docs/dag-keyspace.md §4).
+   */
+  public static StoredEntry stored(ResultSet r) throws SQLException {
+    return new StoredEntry(RawKey.wrap(r.getBytes(1)),
+        EncodedValue.stored(r.getInt(3), r.getBytes(2)), Versionstamp.ofVersion(r.getLong(4)),
+        r.getLong(5));
   }
 
   /** Binds {@code key} and {@code now} to {@code statement} and reads the live entry, or null. */

@@ -14,6 +14,7 @@ import dev.kvasir.engine.NotifiedWatch;
 import dev.kvasir.engine.OpenState;
 import dev.kvasir.engine.Restore;
 import dev.kvasir.engine.Versions;
+import dev.kvasir.jdbc.JdbcRows;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
@@ -22,7 +23,6 @@ import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import dev.kvasir.spi.StoredEntry;
-import dev.kvasir.value.EncodedValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -146,9 +146,7 @@ public final class PostgresEngine implements KvEngine {
           p.setLong(1, System.currentTimeMillis());
           try (ResultSet r = p.executeQuery()) {
             while (r.next()) {
-              sink.accept(new StoredEntry(RawKey.wrap(r.getBytes(1)),
-                  EncodedValue.stored(r.getInt(3), r.getBytes(2)),
-                  Versionstamp.ofVersion(r.getLong(4)), r.getLong(5)));
+              sink.accept(JdbcRows.stored(r));
             }
           }
         }

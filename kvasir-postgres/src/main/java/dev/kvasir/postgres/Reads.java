@@ -34,12 +34,7 @@ final class Reads {
   }
 
   private static boolean allExactKeys(List<ReadRange> ranges) {
-    for (ReadRange r : ranges) {
-      if (!r.equals(ReadRange.single(r.start()))) {
-        return false;
-      }
-    }
-    return true;
+    return ranges.stream().allMatch(ReadRange::isOneKey);
   }
 
   private static List<List<RawEntry>> exactKeys(Connection c, Sql sql, List<ReadRange> ranges,

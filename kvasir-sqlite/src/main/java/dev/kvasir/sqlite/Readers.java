@@ -97,19 +97,11 @@ final class Readers implements AutoCloseable {
   static List<List<RawEntry>> read(Tx tx, List<ReadRange> ranges, long now) throws SQLException {
     List<List<RawEntry>> out = new ArrayList<>(ranges.size());
     for (ReadRange range : ranges) {
-      out.add(isOneKey(range) ? JdbcRows.one(tx.prepare(Sql.GET_LIVE), range.start(), now)
+      out.add(range.isOneKey() ? JdbcRows.one(tx.prepare(Sql.GET_LIVE), range.start(), now)
           : JdbcRows.range(tx.prepare(range.reverse() ? Sql.RANGE_DESC : Sql.RANGE_ASC), range,
               now));
     }
     return out;
-  }
-
-  /** Whether {@code range} holds at most its start key: [key, key + 0x00), as a get asks. */
-  static boolean isOneKey(ReadRange range) {
-    byte[] start = range.start().sharedBytes();
-    byte[] end = range.end().sharedBytes();
-    return end.length == start.length + 1 && end[start.length] == 0
-        && java.util.Arrays.equals(start, 0, start.length, end, 0, start.length);
   }
 
   @Override

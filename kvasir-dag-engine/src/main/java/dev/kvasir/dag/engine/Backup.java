@@ -67,8 +67,7 @@ public final class Backup implements AutoCloseable {
     List<Long> v = new ArrayList<>();
     if (blocks.lastCommit() != null) {
       lastVersion = storage.read(snapshot -> {
-        Iterator<Storage.Row> rows = snapshot.scan(RawKey.wrap(new byte[0]),
-            RawKey.wrap(new byte[] {(byte) 0xff}), false);
+        Iterator<Storage.Row> rows = snapshot.scan(RawKey.BELOW_ALL, RawKey.ABOVE_ALL, false);
         rows.forEachRemaining(row -> {
           k.add(row.key().bytes());
           v.add(row.version());

@@ -1,11 +1,9 @@
 package dev.kvasir.dag.engine;
 
-import dev.kvasir.base.Versionstamp;
 import dev.kvasir.dag.KeyChange;
 import dev.kvasir.dag.Pail;
 import dev.kvasir.dag.CanonicalPail;
 import dev.kvasir.dag.cid.Cid;
-import dev.kvasir.engine.Storage;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.StoredEntry;
 import java.nio.file.Path;
@@ -51,8 +49,6 @@ public final class KeyspaceDiff {
     if (block == null) {
       return null;
     }
-    Storage.Row row = Keyspace.row(key, blocks.require(block));
-    return new StoredEntry(key, row.value(), Versionstamp.ofVersion(row.version()),
-        row.expireAtMs());
+    return Keyspace.row(key, blocks.require(block)).stored();
   }
 }

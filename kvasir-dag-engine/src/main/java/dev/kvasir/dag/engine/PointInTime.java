@@ -38,9 +38,8 @@ public final class PointInTime {
    * @throws KvException if {@code target} holds entries
    */
   public static Restored restore(Path dir, String at, KvEngine target) {
-    RawKey all = RawKey.wrap(new byte[0]);
-    if (!target.snapshotRead(List.of(new ReadRange(all, RawKey.wrap(new byte[] {(byte) 0xff}),
-        1, false)), Consistency.STRONG).get(0).isEmpty()) {
+    if (!target.snapshotRead(List.of(new ReadRange(RawKey.BELOW_ALL, RawKey.ABOVE_ALL, 1,
+        false)), Consistency.STRONG).get(0).isEmpty()) {
       throw new KvException("the target database holds entries; restore into a new or empty"
           + " one");
     }
