@@ -1,180 +1,312 @@
 package dev.kvasir.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvOptions;
-import dev.kvasir.server.KvServer;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.value.KvU64;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 
 /**
  * Many concurrent clients with a mixed load (50% get, 20% set, 10% list of 10, 20%
- * check-and-set increments of one of 16 counters) for a while, through KV Connect (a {@link
- * KvServer} on loopback over a SQLite file, each client its own connection) or the embedded
- * API on the same kind of file. Afterwards each counter must equal the increments its clients
- * saw succeed (no lost writes). Prints errors, throughput and p50/p99 latency.
+ * check-and-set increments of one of 16 counters, retried until they succeed) for a while,
+ * after a warm-up that is not measured. Afterwards each counter must equal the increments its
+ * clients saw succeed (no lost writes). Prints throughput, p50 and p99 latency (in all and per
+ * kind of operation), errors, and the CPU time each process spent per operation.
  *
- * <p>With {@code watches} (remote only), that many watch streams are opened first, each on one
- * of the items the load sets, each on a connection of its own from another process
- * ({@link WatchClients}), and stay open during the load: the cost of idle and busy watches, as
- * p99 with and without them.
+ * <p>Drivers (docs/performance.md §4):
+ * <ul>
+ *   <li>{@code remote}: Java clients in this process, each its own {@link Kv} and connection,
+ *       through KV Connect to a server in a JVM of its own ({@link LoadServer}) on a SQLite
+ *       file;
+ *   <li>{@code deno}: the same mix from Deno clients (the script {@code server-load.mjs}, one
+ *       event loop, each client its own {@code Deno.openKv}) against the same kind of server;
+ *       the Deno the build installed, or {@code KVASIR_DENO};
+ *   <li>{@code embedded}: the Java clients on the embedded API on the same kind of file.
+ * </ul>
+ *
+ * <p>With {@code --watches N} (remote only), that many watch streams are opened first, each on
+ * one of the items the load sets, each on a connection of its own from another process
+ * ({@link WatchClients}), and stay open during the load: the cost of idle and busy watches.
  *
  * <pre>
- * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR remote|embedded [clients] [seconds] [watches]
+ * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR remote|deno|embedded
+ *     [--clients 64] [--seconds 30] [--warmup 10] [--watches 0]
  * </pre>
  */
 public final class ServerLoad {
-  private static final String TOKEN = "load-test-token-0123456789";
-  private static final int COUNTERS = 16;
+  static final String TOKEN = "load-test-token-0123456789";
+  static final int COUNTERS = 16;
+  static final int ITEMS = 1000;
+  /** The kinds of operation, in the order of {@link #operation}'s mix. */
+  static final List<String> KINDS = List.of("get", "set", "list", "increment");
 
   private ServerLoad() {}
 
-  /** What one run measured. */
-  public record Result(String path, int clients, int seconds, int operations, long errors,
-      long lostIncrements, double p50Millis, double p99Millis) {
+  /** Who drives the load. */
+  public enum Driver {
+    REMOTE, DENO, EMBEDDED
+  }
+
+  /** A run's shape. */
+  public record Options(Driver driver, int clients, int seconds, int warmup, int watches) {}
+
+  /** Median and 99th percentile of some operations, in milliseconds. */
+  public record Latency(long count, double p50Millis, double p99Millis) {
+    static Latency of(long[] nanos) {
+      Arrays.sort(nanos);
+      int n = nanos.length;
+      return n == 0 ? new Latency(0, Double.NaN, Double.NaN)
+          : new Latency(n, nanos[n / 2] / 1e6, nanos[Math.min(n - 1, (int) (n * 0.99))] / 1e6);
+    }
+
     @Override
     public String toString() {
-      return String.format("%s, %d clients, %d s: %d operations (%.0f/s), %d errors, %d lost"
-          + " increments, p50 %.2f ms, p99 %.2f ms", path, clients, seconds, operations,
-          operations / (double) seconds, errors, lostIncrements, p50Millis, p99Millis);
+      return String.format(Locale.ROOT, "p50 %.2f ms, p99 %.2f ms", p50Millis, p99Millis);
+    }
+  }
+
+  /**
+   * What one run measured, over its measured seconds. CPU times are per operation, in
+   * microseconds: the server's process and the driver's ({@code NaN} where not measured; for
+   * {@code embedded} the one process is the driver).
+   */
+  public record Result(Options options, long operations, long errors, long lostIncrements,
+      Latency all, Map<String, Latency> byKind, double serverCpuMicros, double driverCpuMicros) {
+    public double perSecond() {
+      return operations / (double) options.seconds();
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
+          "%s, %d clients, %d s after %d s warm-up%s: %d operations (%.0f/s), %d errors,"
+          + " %d lost increments, %s", options.driver().name().toLowerCase(Locale.ROOT),
+          options.clients(), options.seconds(), options.warmup(),
+          options.watches() > 0 ? ", " + options.watches() + " watch streams" : "",
+          operations, perSecond(), errors, lostIncrements, all));
+      byKind.forEach((kind, l) -> s.append(String.format(Locale.ROOT, "\n  %-9s %7d, %s",
+          kind, l.count(), l)));
+      s.append(String.format(Locale.ROOT, "\n  CPU per operation: server %.0f µs, driver %.0f µs",
+          serverCpuMicros, driverCpuMicros));
+      return s.toString();
     }
   }
 
   public static void main(String[] args) throws Exception {
-    Path dir = Files.createDirectories(Path.of(args[0]));
-    boolean remote = args[1].equals("remote");
-    int clients = args.length > 2 ? Integer.parseInt(args[2]) : 64;
-    int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 30;
-    int watches = args.length > 4 ? Integer.parseInt(args[4]) : 0;
-    System.out.println(run(dir, remote, clients, seconds, watches));
+    if (args.length < 2) {
+      System.err.println("usage: ServerLoad DIR remote|deno|embedded [--clients N] [--seconds N]"
+          + " [--warmup N] [--watches N]");
+      System.exit(2);
+    }
+    Map<String, Integer> named = new LinkedHashMap<>(Map.of("--clients", 64, "--seconds", 30,
+        "--warmup", 10, "--watches", 0));
+    for (int i = 2; i + 1 < args.length; i += 2) {
+      if (!named.containsKey(args[i])) {
+        System.err.println("unknown option " + args[i]);
+        System.exit(2);
+      }
+      named.put(args[i], Integer.parseInt(args[i + 1]));
+    }
+    Options options = new Options(Driver.valueOf(args[1].toUpperCase(Locale.ROOT)),
+        named.get("--clients"), named.get("--seconds"), named.get("--warmup"),
+        named.get("--watches"));
+    System.out.println(run(Files.createDirectories(Path.of(args[0])), options));
   }
 
   /** Runs the load on a fresh file in {@code dir}. */
-  public static Result run(Path dir, boolean remote, int clients, int seconds)
-      throws Exception {
-    return run(dir, remote, clients, seconds, 0);
-  }
-
-  /** Runs the load on a fresh file in {@code dir} with {@code watches} streams open. */
-  public static Result run(Path dir, boolean remote, int clients, int seconds, int watches)
-      throws Exception {
-    String path = remote ? "remote" : "embedded";
-    Path file = dir.resolve("load-" + path + ".sqlite3");
+  public static Result run(Path dir, Options options) throws Exception {
+    if (options.watches() > 0 && options.driver() != Driver.REMOTE) {
+      throw new IllegalArgumentException("watch streams need the remote driver");
+    }
+    Path file = dir.resolve("load-" + options.driver().name().toLowerCase(Locale.ROOT)
+        + ".sqlite3");
     for (String suffix : new String[] {"", "-wal", "-shm"}) { // a killed run leaves all three
       Files.deleteIfExists(Path.of(file + suffix));
     }
-    SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(file.toString()));
-    KvServer server = remote ? KvServer.builder(engine).accessToken(TOKEN).port(0).start() : null;
-    List<Kv> kvs = new ArrayList<>();
-    for (int i = 0; i < clients; i++) {
-      kvs.add(remote ? Kv.open(server.url(), KvOptions.defaults().with("accessToken", TOKEN))
-          : Kv.of(engine));
+    if (options.driver() == Driver.EMBEDDED) {
+      try (SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(file.toString()))) {
+        List<Kv> kvs = new ArrayList<>();
+        for (int i = 0; i < options.clients(); i++) {
+          kvs.add(Kv.of(engine));
+        }
+        return javaClients(options, kvs, null);
+      }
     }
+    try (LoadServer server = LoadServer.start(file, TOKEN)) {
+      if (options.driver() == Driver.DENO) {
+        return DenoLoad.run(options, server);
+      }
+      List<Kv> kvs = new ArrayList<>();
+      try {
+        for (int i = 0; i < options.clients(); i++) {
+          kvs.add(open(server));
+        }
+        try (WatchClients watchers = options.watches() > 0
+            ? WatchClients.start(server, TOKEN, options.watches()) : null) {
+          return javaClients(options, kvs, server);
+        }
+      } finally {
+        kvs.forEach(Kv::close);
+      }
+    }
+  }
+
+  static Kv open(LoadServer server) {
+    return Kv.open(server.url(), KvOptions.defaults().with("accessToken", TOKEN));
+  }
+
+  /** The increments stored at the counters minus those the clients saw succeed. */
+  static long lostIncrements(Kv kv, long[] seen) {
+    long lost = 0;
+    for (int i = 0; i < COUNTERS; i++) {
+      KvEntry e = kv.get(KvKey.of("counter", i));
+      long stored = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
+      lost += Math.abs(seen[i] - stored);
+    }
+    return lost;
+  }
+
+  /** CPU time per operation in microseconds, from two readings in nanoseconds. */
+  static double micros(long before, long after, long operations) {
+    return operations == 0 ? Double.NaN : (after - before) / 1e3 / operations;
+  }
+
+  private static Result javaClients(Options options, List<Kv> kvs, LoadServer server)
+      throws Exception {
     Kv seed = kvs.get(0);
-    for (int i = 0; i < 1000; i++) {
-      seed.set(KvKey.of("item", i), Map.of("i", (double) i, "name", "item " + i));
+    for (int i = 0; i < ITEMS; i++) {
+      seed.set(KvKey.of("item", i), item(i));
     }
-    WatchClients watchers = watches > 0 ? WatchClients.start(server, TOKEN, watches) : null;
+    OperatingSystemMXBean os =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    LongSupplier serverCpu = server == null ? () -> 0 : () -> server.cpuTime().toNanos();
     AtomicLongArray increments = new AtomicLongArray(COUNTERS);
     AtomicLong errors = new AtomicLong();
-    long[][] latencies = new long[clients][];
-    int[] counts = new int[clients];
-    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    int clients = options.clients();
+    Recorder[] recorders = new Recorder[clients];
+    long measureFrom = System.nanoTime() + Duration.ofSeconds(options.warmup()).toNanos();
+    long end = measureFrom + Duration.ofSeconds(options.seconds()).toNanos();
     List<Thread> threads = new ArrayList<>();
     for (int c = 0; c < clients; c++) {
-      int id = c;
+      Recorder recorder = recorders[c] = new Recorder();
       Kv kv = kvs.get(c);
-      latencies[c] = new long[1 << 20];
       Thread t = new Thread(() -> {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        while (System.nanoTime() < end) {
-          long start = System.nanoTime();
+        for (long start; (start = System.nanoTime()) < end; ) {
+          int kind = -1;
           try {
-            operation(kv, random, increments);
+            kind = operation(kv, random, increments);
           } catch (RuntimeException e) {
             if (errors.incrementAndGet() <= 5) {
               System.err.println("error: " + e);
             }
           }
-          if (counts[id] < latencies[id].length) {
-            latencies[id][counts[id]++] = System.nanoTime() - start;
+          if (start >= measureFrom && kind >= 0) {
+            recorder.add(kind, System.nanoTime() - start);
           }
         }
-      });
+      }, "load-client-" + c);
       threads.add(t);
       t.start();
     }
+    Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000));
+    long serverBefore = serverCpu.getAsLong();
+    long driverBefore = os.getProcessCpuTime();
+    Thread.sleep(Math.max(0, (end - System.nanoTime()) / 1_000_000));
+    long serverAfter = serverCpu.getAsLong();
+    long driverAfter = os.getProcessCpuTime();
     for (Thread t : threads) {
       t.join();
     }
-    long lost = 0;
-    for (int i = 0; i < COUNTERS; i++) {
-      KvEntry e = seed.get(KvKey.of("counter", i));
-      long stored = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
-      lost += Math.abs(increments.get(i) - stored);
+    long[] seen = new long[COUNTERS];
+    Arrays.setAll(seen, increments::get);
+    long lost = lostIncrements(seed, seen);
+    Map<String, Latency> byKind = new LinkedHashMap<>();
+    for (int k = 0; k < KINDS.size(); k++) {
+      byKind.put(KINDS.get(k), Latency.of(Recorder.merged(recorders, k)));
     }
-    int total = Arrays.stream(counts).sum();
-    long[] all = new long[total];
-    int at = 0;
-    for (int c = 0; c < clients; c++) {
-      System.arraycopy(latencies[c], 0, all, at, counts[c]);
-      at += counts[c];
-    }
-    Arrays.sort(all);
-    for (Kv kv : kvs) {
-      if (remote) {
-        kv.close();
-      }
-    }
-    if (watchers != null) {
-      watchers.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-    engine.close();
-    return new Result(path + (watches > 0 ? " with " + watches + " watch streams" : ""),
-        clients, seconds, total, errors.get(), lost, all[total / 2] / 1e6,
-        all[(int) (total * 0.99)] / 1e6);
+    Latency all = Latency.of(Recorder.merged(recorders, -1));
+    return new Result(options, all.count(), errors.get(), lost, all, byKind,
+        server == null ? Double.NaN : micros(serverBefore, serverAfter, all.count()),
+        micros(driverBefore, driverAfter, all.count()));
   }
 
-  private static void operation(Kv kv, ThreadLocalRandom random, AtomicLongArray increments) {
+  static Map<String, Object> item(int i) {
+    return Map.of("i", (double) i, "name", "item " + i);
+  }
+
+  /** One operation of the mix; returns its kind (an index into {@link #KINDS}). */
+  private static int operation(Kv kv, ThreadLocalRandom random, AtomicLongArray increments) {
     int op = random.nextInt(100);
     if (op < 50) {
-      kv.get(KvKey.of("item", random.nextInt(1000)));
+      kv.get(KvKey.of("item", random.nextInt(ITEMS)));
+      return 0;
     } else if (op < 70) {
-      int i = random.nextInt(1000);
-      kv.set(KvKey.of("item", i), Map.of("i", (double) i, "name", "item " + i));
+      int i = random.nextInt(ITEMS);
+      kv.set(KvKey.of("item", i), item(i));
+      return 1;
     } else if (op < 80) {
-      int from = random.nextInt(990);
+      int from = random.nextInt(ITEMS - 10);
       for (KvEntry e : kv.list(ListSelector.range(KvKey.of("item", from), KvKey.of("item",
           from + 10)), ListOptions.defaults().limit(10))) {
         e.key();
       }
-    } else {
-      int n = random.nextInt(COUNTERS);
-      KvKey key = KvKey.of("counter", n);
-      while (true) {
-        KvEntry e = kv.get(key);
-        long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
-        if (kv.atomic().check(e).set(key, KvU64.of(current + 1)).commit().ok()) {
-          increments.incrementAndGet(n);
-          return;
+      return 2;
+    }
+    int n = random.nextInt(COUNTERS);
+    KvKey key = KvKey.of("counter", n);
+    while (true) {
+      KvEntry e = kv.get(key);
+      long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
+      if (kv.atomic().check(e).set(key, KvU64.of(current + 1)).commit().ok()) {
+        increments.incrementAndGet(n);
+        return 3;
+      }
+    }
+  }
+
+  /** One client's measured latencies, in nanoseconds, by kind. */
+  private static final class Recorder {
+    private final long[][] nanos = new long[KINDS.size()][1024];
+    private final int[] counts = new int[KINDS.size()];
+
+    void add(int kind, long latency) {
+      if (counts[kind] == nanos[kind].length) {
+        nanos[kind] = Arrays.copyOf(nanos[kind], counts[kind] * 2);
+      }
+      nanos[kind][counts[kind]++] = latency;
+    }
+
+    /** Every recorder's latencies of {@code kind}, or of all kinds for -1. */
+    static long[] merged(Recorder[] recorders, int kind) {
+      List<long[]> parts = new ArrayList<>();
+      for (Recorder r : recorders) {
+        for (int k = 0; k < KINDS.size(); k++) {
+          if (kind == -1 || kind == k) {
+            parts.add(Arrays.copyOf(r.nanos[k], r.counts[k]));
+          }
         }
       }
+      return parts.stream().flatMapToLong(Arrays::stream).toArray();
     }
   }
 }

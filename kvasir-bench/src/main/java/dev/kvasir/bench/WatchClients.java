@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import dev.kvasir.KvKey;
 import dev.kvasir.connect.proto.Watch;
 import dev.kvasir.connect.proto.WatchKey;
-import dev.kvasir.server.KvServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,7 +36,7 @@ final class WatchClients implements AutoCloseable {
   }
 
   /** Starts {@code n} streams in a child process and waits until the server has them open. */
-  static WatchClients start(KvServer server, String token, int n) throws Exception {
+  static WatchClients start(LoadServer server, String token, int n) throws Exception {
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
         .toString(), "-cp", System.getProperty("java.class.path"), WatchClients.class.getName(),
         server.url(), token, String.valueOf(n)).redirectOutput(ProcessBuilder.Redirect.INHERIT)

@@ -70,6 +70,9 @@ final class Transport implements AutoCloseable {
     QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
     threads.setName("kvasir-remote");
     threads.setDaemon(true);
+    // No reserved threads: handing the selector to a parked spare on every response costs
+    // more than it saves (docs/kv-connect.md §11).
+    threads.setReservedThreads(0);
     connector.setExecutor(threads);
     connector.setScheduler(new ScheduledExecutorScheduler("kvasir-remote-timer", true));
     client = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client(connector)));

@@ -53,6 +53,14 @@ public final class DenoPeer {
     return new DenoPeer(binary, work);
   }
 
+  /**
+   * The Deno binary: {@code kvasir.deno} or {@code KVASIR_DENO} if set, else the one the build
+   * installed; fails (or opts out) when missing.
+   */
+  public static Path binary() {
+    return locate();
+  }
+
   private static Path locate() {
     String explicit = Optional.ofNullable(System.getProperty("kvasir.deno"))
         .orElse(System.getenv("KVASIR_DENO"));
