@@ -30,10 +30,10 @@ final class DenoLoad {
       Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
     }
     try {
-      ProcessBuilder pb = new ProcessBuilder(DenoPeer.binary().toString(), "run", "--quiet", "--no-prompt",
-          "--unstable-kv", "-A", script.toString(), String.valueOf(options.clients()),
-          String.valueOf(options.warmup()), String.valueOf(options.seconds()))
-          .redirectError(ProcessBuilder.Redirect.INHERIT);
+      ProcessBuilder pb = new ProcessBuilder(DenoPeer.binary().toString(), "run", "--quiet",
+          "--no-prompt", "--unstable-kv", "-A", script.toString(),
+          String.valueOf(options.clients()), String.valueOf(options.warmup()),
+          String.valueOf(options.seconds())).redirectError(ProcessBuilder.Redirect.INHERIT);
       pb.environment().put("KVASIR_URL", server.url());
       pb.environment().put("DENO_KV_ACCESS_TOKEN", ServerLoad.TOKEN);
       Process p = pb.start();

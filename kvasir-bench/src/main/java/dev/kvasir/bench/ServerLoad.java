@@ -112,7 +112,7 @@ public final class ServerLoad {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
+    if (args.length < 2 || args.length % 2 != 0) {
       System.err.println("usage: ServerLoad DIR remote|deno|embedded [--clients N] [--seconds N]"
           + " [--warmup N] [--watches N]");
       System.exit(2);

@@ -39,7 +39,7 @@ public final class DenoPeer {
 
   /** The peer, with scripts unpacked into {@code work}; fails (or opts out) when missing. */
   public static DenoPeer require(Path work) {
-    Path binary = locate();
+    Path binary = binary();
     try {
       Files.createDirectories(work.resolve("vectors"));
       for (String script : SCRIPTS) {
@@ -58,10 +58,6 @@ public final class DenoPeer {
    * installed; fails (or opts out) when missing.
    */
   public static Path binary() {
-    return locate();
-  }
-
-  private static Path locate() {
     String explicit = Optional.ofNullable(System.getProperty("kvasir.deno"))
         .orElse(System.getenv("KVASIR_DENO"));
     if (explicit != null) {
