@@ -6,14 +6,11 @@ import dev.kvasir.bench.ServerLoad.Options;
 import dev.kvasir.bench.ServerLoad.Result;
 import dev.kvasir.testkit.DenoPeer;
 import java.io.BufferedReader;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,18 +22,11 @@ final class DenoLoad {
   private DenoLoad() {}
 
   static Result run(Options options, LoadServer server) throws Exception {
-    Path script = Files.createTempFile("server-load", ".mjs");
-    try (InputStream in = DenoLoad.class.getResourceAsStream("server-load.mjs")) {
-      Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-    }
-    try {
-      ProcessBuilder pb = new ProcessBuilder(DenoPeer.binary().toString(), "run", "--quiet",
-          "--no-prompt", "--unstable-kv", "-A", script.toString(),
-          String.valueOf(options.clients()), String.valueOf(options.warmup()),
-          String.valueOf(options.seconds())).redirectError(ProcessBuilder.Redirect.INHERIT);
-      pb.environment().put("KVASIR_URL", server.url());
-      pb.environment().put("DENO_KV_ACCESS_TOKEN", ServerLoad.TOKEN);
-      Process p = pb.start();
+    try (DenoScript script = DenoScript.unpack("server-load.mjs")) {
+      Process p = script.command(DenoPeer.binary().toString(), server.url(), ServerLoad.TOKEN,
+          List.of(String.valueOf(options.clients()), String.valueOf(options.warmup()),
+              String.valueOf(options.seconds())))
+          .redirectError(ProcessBuilder.Redirect.INHERIT).start();
       long serverBefore = 0;
       long serverAfter = 0;
       long denoBefore = 0;
@@ -50,12 +40,12 @@ final class DenoLoad {
           String[] f = line.split(" ");
           switch (f[0]) {
             case "measuring" -> {
-              serverBefore = server.cpuTime().toNanos();
-              denoBefore = cpuTime(p);
+              serverBefore = server.cpuNanos();
+              denoBefore = LoadServer.cpuNanos(p);
             }
             case "done" -> {
-              serverAfter = server.cpuTime().toNanos();
-              denoAfter = cpuTime(p);
+              serverAfter = server.cpuNanos();
+              denoAfter = LoadServer.cpuNanos(p);
             }
             case "errors" -> errors = Long.parseLong(f[1]);
             case "latency" -> latencies.put(f[1], new Latency(Long.parseLong(f[2]),
@@ -78,12 +68,6 @@ final class DenoLoad {
       return new Result(options, all.count(), errors, lost, all, latencies,
           ServerLoad.micros(serverBefore, serverAfter, all.count()),
           ServerLoad.micros(denoBefore, denoAfter, all.count()));
-    } finally {
-      Files.deleteIfExists(script);
     }
-  }
-
-  private static long cpuTime(Process p) {
-    return p.info().totalCpuDuration().orElseThrow().toNanos();
   }
 }

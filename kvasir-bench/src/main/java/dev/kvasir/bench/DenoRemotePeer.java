@@ -3,11 +3,8 @@ package dev.kvasir.bench;
 import dev.kvasir.server.KvServer;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,33 +30,18 @@ public final class DenoRemotePeer {
       System.err.println("deno-remote: set DENO_BIN to the Deno binary (as for deno-local)");
       System.exit(2);
     }
-    Path dir = null;
-    for (int i = 0; i + 1 < args.length; i++) {
-      if (args[i].equals("--dir")) {
-        dir = Path.of(args[i + 1]);
-      }
-    }
+    String dir = PeerProtocol.arguments(args).get("--dir");
     if (dir == null) {
       System.err.println("deno-remote: --dir DIR is required (docs/peer-protocol.md)");
       System.exit(2);
     }
-    Path script = Files.createTempFile("deno-remote", ".mjs");
-    try (InputStream in = DenoRemotePeer.class.getResourceAsStream("deno-remote.mjs")) {
-      Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-    }
     int code;
-    try (SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3")
-        .toString()));
+    try (DenoScript script = DenoScript.unpack("deno-remote.mjs");
+        SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(Path.of(dir, "kv.sqlite3")
+            .toString()));
         KvServer server = KvServer.builder(engine).accessToken(TOKEN).port(0).start()) {
-      List<String> command = new ArrayList<>(List.of(deno, "run", "--quiet", "--no-prompt",
-          "--unstable-kv", "-A", script.toString()));
-      command.addAll(List.of(args));
-      ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
-      pb.environment().put("KVASIR_URL", server.url());
-      pb.environment().put("DENO_KV_ACCESS_TOKEN", TOKEN);
-      code = pb.start().waitFor();
-    } finally {
-      Files.deleteIfExists(script);
+      code = script.command(deno, server.url(), TOKEN, List.of(args)).inheritIO().start()
+          .waitFor();
     }
     System.exit(code);
   }

@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,10 +54,15 @@ final class LoadServer implements AutoCloseable {
     return url;
   }
 
-  /** The CPU time the server's process has used so far. */
-  Duration cpuTime() {
+  /** The CPU time the server's process has used so far, in nanoseconds. */
+  long cpuNanos() {
+    return cpuNanos(process);
+  }
+
+  /** The CPU time {@code process} has used so far, in nanoseconds. */
+  static long cpuNanos(Process process) {
     return process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
-        "this system does not report a process's CPU time"));
+        "this system does not report a process's CPU time")).toNanos();
   }
 
   /** The watch streams the server holds open now. */

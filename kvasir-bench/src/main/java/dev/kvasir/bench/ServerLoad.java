@@ -198,7 +198,7 @@ public final class ServerLoad {
     }
     OperatingSystemMXBean os =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    LongSupplier serverCpu = server == null ? () -> 0 : () -> server.cpuTime().toNanos();
+    LongSupplier serverCpu = server == null ? () -> 0 : () -> server.cpuNanos();
     AtomicLongArray increments = new AtomicLongArray(COUNTERS);
     AtomicLong errors = new AtomicLong();
     int clients = options.clients();
