@@ -1,6 +1,5 @@
 package dev.kvasir.bench;
 
-import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.bench.chart.LineChart;
@@ -71,7 +70,7 @@ public final class BackupBench {
         System.out.println("chart: " + svg);
       }
     } finally {
-      deleteTree(work);
+      Directories.delete(work);
     }
   }
 
@@ -170,15 +169,8 @@ public final class BackupBench {
     Replication.Result full = Replication.replicate(dir.resolve("bk"), dir.resolve("replica"));
     double fullSeconds = (System.nanoTime() - t0) / 1e9;
     int changed = n / 100;
-    AtomicOperation op = kv.atomic();
-    for (int i = 0; i < changed; i++) {
-      op.set(KvKey.of("user", random.nextInt(n)), "one percent " + i);
-      if (i % 500 == 499) {
-        op.commit();
-        op = kv.atomic();
-      }
-    }
-    op.commit();
+    Fill.inBatches(kv, changed, i -> KvKey.of("user", random.nextInt(n)),
+        i -> "one percent " + i);
     backup.take(kv.engine()).orElseThrow();
     t0 = System.nanoTime();
     Replication.Result delta = Replication.replicate(dir.resolve("bk"), dir.resolve("replica"));
@@ -198,17 +190,10 @@ public final class BackupBench {
         restored.entries(), restoreSeconds, restored.entries() / restoreSeconds);
   }
 
-  /** {@code n} entries ["user", i] of about 60 bytes, in atomic batches of 500. */
+  /** {@code n} entries ["user", i] of about 60 bytes. */
   private static void fill(Kv kv, int n) {
-    AtomicOperation op = kv.atomic();
-    for (int i = 0; i < n; i++) {
-      op.set(KvKey.of("user", i), "a value of some length for user number " + i);
-      if (i % 500 == 499) {
-        op.commit();
-        op = kv.atomic();
-      }
-    }
-    op.commit();
+    Fill.inBatches(kv, n, i -> KvKey.of("user", i),
+        i -> "a value of some length for user number " + i);
   }
 
   private static void sleep(long ms) {
@@ -216,12 +201,6 @@ public final class BackupBench {
       Thread.sleep(ms);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (var paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }

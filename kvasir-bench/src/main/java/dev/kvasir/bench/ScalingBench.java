@@ -1,6 +1,5 @@
 package dev.kvasir.bench;
 
-import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
@@ -79,9 +78,7 @@ public final class ScalingBench {
         }
       }
     } finally {
-      try (var paths = Files.walk(work)) {
-        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      Directories.delete(work);
     }
     if (svg != null) {
       write(svg, rows);
@@ -108,15 +105,7 @@ public final class ScalingBench {
     Random random = new Random(n);
     long t0 = System.nanoTime();
     try (Kv kv = Kv.open(location)) {
-      AtomicOperation op = kv.atomic();
-      for (int i = 0; i < n; i++) {
-        op.set(KvKey.of("bench", i), Peer.value(i));
-        if (i % 500 == 499) {
-          op.commit();
-          op = kv.atomic();
-        }
-      }
-      op.commit();
+      Fill.inBatches(kv, n, i -> KvKey.of("bench", i), Peer::value);
     }
     double fill = n / ((System.nanoTime() - t0) / 1e9);
     t0 = System.nanoTime();
