@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Rows of denokv's {@code kv} table as the JDBC engines read them (docs/sqlite.md §5): the
@@ -60,10 +61,24 @@ public final class JdbcRows {
   }
 
   /**
+   * Binds {@code now} to {@code statement}, a dump of the live entries (columns as {@link
+   * #stored} reads them), and hands each row to {@code sink} as it is read.
+   */
+  public static void dump(PreparedStatement statement, long now, Consumer<StoredEntry> sink)
+      throws SQLException {
+    statement.setLong(1, now);
+    try (ResultSet r = statement.executeQuery()) {
+      while (r.next()) {
+        sink.accept(stored(r));
+      }
+    }
+  }
+
+  /**
    * The entry in the current row of a dump, columns {@code k, v, v_encoding, version,
    * expiration_ms} (docs/dag-keyspace.md §4).
    */
-  public static StoredEntry stored(ResultSet r) throws SQLException {
+  private static StoredEntry stored(ResultSet r) throws SQLException {
     return new StoredEntry(RawKey.wrap(r.getBytes(1)),
         EncodedValue.stored(r.getInt(3), r.getBytes(2)), Versionstamp.ofVersion(r.getLong(4)),
         r.getLong(5));

@@ -143,12 +143,7 @@ public final class PostgresEngine implements KvEngine {
         long version = commitVersion(c);
         try (PreparedStatement p = c.prepareStatement(sql.dumpLive)) {
           p.setFetchSize(1000);
-          p.setLong(1, System.currentTimeMillis());
-          try (ResultSet r = p.executeQuery()) {
-            while (r.next()) {
-              sink.accept(JdbcRows.stored(r));
-            }
-          }
+          JdbcRows.dump(p, System.currentTimeMillis(), sink);
         }
         c.commit();
         return version;
@@ -179,13 +174,7 @@ public final class PostgresEngine implements KvEngine {
     ensureOpen();
     long earliest = writer.execute(tx -> {
       Restore.load(tx, entries);
-      long first = Long.MAX_VALUE;
-      for (StoredEntry e : entries) {
-        if (e.expireAtMs() != StoredEntry.NEVER) {
-          first = Math.min(first, e.expireAtMs());
-        }
-      }
-      return first;
+      return earliestExpiry(tx.connection);
     });
     timer.sweepAtOrBefore(earliest);
   }

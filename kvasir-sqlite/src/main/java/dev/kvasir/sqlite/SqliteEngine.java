@@ -302,13 +302,7 @@ public final class SqliteEngine implements KvEngine {
   public long dump(Consumer<StoredEntry> sink) {
     ensureOpen();
     return read(tx -> {
-      var p = tx.prepare(Sql.DUMP_LIVE);
-      p.setLong(1, System.currentTimeMillis());
-      try (var r = p.executeQuery()) {
-        while (r.next()) {
-          sink.accept(JdbcRows.stored(r));
-        }
-      }
+      JdbcRows.dump(tx.prepare(Sql.DUMP_LIVE), System.currentTimeMillis(), sink);
       return commitVersion(tx);
     });
   }
