@@ -30,7 +30,12 @@ final class DagStorage implements Storage {
   private volatile State current;
 
   /** A published state: the record and its CID (null before the first commit). */
-  private record State(CommitRecord record, Cid cid) {}
+  private record State(CommitRecord record, Cid cid) {
+    /** The state the commit {@code cid} of {@code blocks} records. */
+    static State at(BlockLog blocks, Cid cid) {
+      return new State(CommitRecord.of(blocks.require(cid)), cid);
+    }
+  }
 
   private DagStorage(BlockLog blocks, State state, boolean readOnly) {
     this.blocks = blocks;
@@ -44,8 +49,7 @@ final class DagStorage implements Storage {
   static DagStorage open(BlockLog blocks) {
     Cid last = blocks.lastCommit();
     if (last != null) {
-      return new DagStorage(blocks, new State(CommitRecord.of(blocks.require(last)), last),
-          false);
+      return new DagStorage(blocks, State.at(blocks, last), false);
     }
     DagStorage storage = new DagStorage(blocks, null, false);
     Cid empty = storage.pail.build(new TreeMap<>());
@@ -60,14 +64,12 @@ final class DagStorage implements Storage {
    */
   static DagStorage openForCopies(BlockLog blocks) {
     Cid last = blocks.lastCommit();
-    return new DagStorage(blocks,
-        last == null ? null : new State(CommitRecord.of(blocks.require(last)), last), false);
+    return new DagStorage(blocks, last == null ? null : State.at(blocks, last), false);
   }
 
   /** The state after commit {@code commit}, read-only. */
   static DagStorage at(BlockLog blocks, Cid commit) {
-    return new DagStorage(blocks, new State(CommitRecord.of(blocks.require(commit)), commit),
-        true);
+    return new DagStorage(blocks, State.at(blocks, commit), true);
   }
 
   /**
@@ -80,8 +82,7 @@ final class DagStorage implements Storage {
     if (!blocks.refresh()) {
       return false;
     }
-    Cid last = blocks.lastCommit();
-    current = new State(CommitRecord.of(blocks.require(last)), last);
+    current = State.at(blocks, blocks.lastCommit());
     return true;
   }
 
