@@ -6,8 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Settles commits whose connection broke mid-way. Every writer transaction inserts a {@code
@@ -16,8 +14,6 @@ import java.util.regex.Pattern;
  * whether it committed. Rows are pruned after a few minutes by the expiry sweep.
  */
 final class CommitLog {
-  private static final Pattern FAILED_TASK = Pattern.compile("check failed: (\\d+)");
-
   private CommitLog() {}
 
   /** What became of a commit: unknown if the server stayed unreachable. */
@@ -64,14 +60,5 @@ final class CommitLog {
         return !r.next() || r.getBoolean(1);
       }
     }
-  }
-
-  /** The index of the write whose check failed, from {@code check_failed}'s error. */
-  static int failedTask(SQLException e) {
-    Matcher m = FAILED_TASK.matcher(String.valueOf(e.getMessage()));
-    if (!m.find()) {
-      throw new IllegalStateException("unexpected check failure message: " + e.getMessage(), e);
-    }
-    return Integer.parseInt(m.group(1));
   }
 }

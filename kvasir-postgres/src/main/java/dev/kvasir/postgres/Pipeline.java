@@ -2,6 +2,7 @@ package dev.kvasir.postgres;
 
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
+import dev.kvasir.engine.Expiry;
 import dev.kvasir.engine.QueuedMessage;
 import dev.kvasir.jdbc.QueueRows;
 import dev.kvasir.spi.AtomicWrite;
@@ -9,6 +10,8 @@ import dev.kvasir.spi.Check;
 import dev.kvasir.spi.Enqueue;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.spi.RawKey;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.ValueEncoding;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,8 +19,11 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A group commit sent as one multi-statement query: one network round trip for the whole
@@ -29,31 +35,46 @@ import java.util.UUID;
  *       KV001}) unless the check holds;
  *   <li>{@code update data_version set version = version + n returning version}: each write
  *       gets its own version;
- *   <li>the sets as one multi-row upsert and the deletes as one statement, reading the version
- *       just set; then the enqueues.
+ *   <li>the mutations, reading that version. A write of only sets and deletes is one statement
+ *       with the version update (a multi-row upsert and one delete in common table
+ *       expressions). Any other write has one statement per mutation, in order: u64 sums,
+ *       minimums and maximums by {@code u64_mutate} (which raises {@code KV002} on a stored
+ *       value that is not a u64), versionstamped keys formed from the version on the server;
+ *   <li>the enqueues.
  * </ol>
  *
  * The first statement locks the {@code data_version} row (commit order across instances; in
  * READ COMMITTED every later statement then sees every earlier commit): an explicit lock if the
- * first write has checks, else its version update. The batch ends with its {@code commit_log}
- * row, which carries the {@code NOTIFY}. Writes with sums, minimums, maximums or versionstamped
- * keys need values or versions on the client first and go through the interactive path instead
- * ({@link #accepts}).
+ * first write has checks, else its version update. The last write also writes the batch's
+ * {@code commit_log} row, which carries the {@code NOTIFY}. Writes with an idempotency key, or
+ * with sums of V8 numbers, need reads on the client first and go through the interactive path
+ * instead ({@link #accepts}).
  */
 final class Pipeline {
+  private static final Pattern FAILED_TASK = Pattern.compile("check failed: (\\d+)");
+  private static final Pattern NOT_U64 = Pattern.compile("not a u64: (\\d+) (sum|min|max)");
+
   private final Sql sql;
   private final StringBuilder text = new StringBuilder();
   private final List<Object> params = new ArrayList<>();
   private final List<Integer> versionStatements = new ArrayList<>();
   private final List<Integer> increments = new ArrayList<>();
+  private final UUID commitId;
+  private final String payload;
   private int statements;
   private boolean locked;
 
   /** An array parameter: its PostgreSQL element type and elements. */
   private record SqlArray(String type, Object[] elements) {}
 
-  Pipeline(Sql sql) {
+  /**
+   * A pipeline that ends with the {@code commit_log} row {@code commitId} and, if {@code
+   * payload} is not null, the notification.
+   */
+  Pipeline(Sql sql, UUID commitId, String payload) {
     this.sql = sql;
+    this.commitId = commitId;
+    this.payload = payload;
   }
 
   /** Whether {@code write} can be sent without reading anything first. */
@@ -62,15 +83,27 @@ final class Pipeline {
       return false; // its key is looked up first (Commit)
     }
     for (Mutation m : write.mutations()) {
-      if (m.kind() != Mutation.Kind.SET && m.kind() != Mutation.Kind.DELETE) {
+      boolean server = switch (m.kind()) {
+        case SET, DELETE, SET_VERSIONSTAMPED_KEY -> true;
+        // u64 arithmetic runs on the server; V8 number sums, and their errors, need Arithmetic
+        case SUM, MIN, MAX -> isU64(m.value());
+      };
+      if (!server) {
         return false;
       }
     }
     return true;
   }
 
-  /** Appends write number {@code task} of the batch, whose version is {@code increment} higher. */
-  void add(int task, AtomicWrite write, int increment) {
+  private static boolean isU64(EncodedValue v) {
+    return v.is(ValueEncoding.LE64) && v.sharedBytes().length == 8;
+  }
+
+  /**
+   * Appends write number {@code task} of the batch, whose version is {@code increment} higher;
+   * the {@code last} write also ends the batch.
+   */
+  void add(int task, AtomicWrite write, int increment, boolean last) {
     if (!locked && !write.checks().isEmpty()) {
       // Checks must see every commit before this one: lock first. Without checks, the
       // version update below takes the lock.
@@ -87,40 +120,19 @@ final class Pipeline {
     }
     versionStatements.add(statements);
     increments.add(increment);
-    statement(sql.bumpVersion, (long) increment);
-    // Only the last mutation of a key counts, so the sets go as one multi-row upsert and the
-    // deletes as one statement, in either order.
-    Map<RawKey, Mutation> last = new LinkedHashMap<>();
-    for (Mutation m : write.mutations()) {
-      last.remove(m.key());
-      last.put(m.key(), m);
-    }
-    List<Mutation.Set> sets = new ArrayList<>();
-    List<byte[]> deletes = new ArrayList<>();
-    for (Mutation m : last.values()) {
-      if (m instanceof Mutation.Set set) {
-        sets.add(set);
-      } else {
-        deletes.add(m.key().sharedBytes());
+    if (write.mutations().stream().allMatch(m -> m.kind() == Mutation.Kind.SET
+        || m.kind() == Mutation.Kind.DELETE)) {
+      addSetsAndDeletes(write.mutations(), increment, last, now);
+    } else {
+      statement(sql.bumpVersion, (long) increment);
+      for (Mutation m : write.mutations()) { // each may read what the one before wrote
+        addInOrder(task, m, now);
       }
-    }
-    if (!sets.isEmpty()) {
-      byte[][] keys = new byte[sets.size()][];
-      byte[][] values = new byte[sets.size()][];
-      Integer[] encodings = new Integer[sets.size()];
-      Long[] expirations = new Long[sets.size()];
-      for (int i = 0; i < keys.length; i++) {
-        Mutation.Set set = sets.get(i);
-        keys[i] = set.key().sharedBytes();
-        values[i] = set.value().sharedBytes();
-        encodings[i] = set.value().code();
-        expirations[i] = set.expireAt() == null ? -1L : set.expireAt().toEpochMilli();
+      if (last) {
+        statement(payload == null ? sql.logCommit : sql.logCommitAndNotify,
+            payload == null ? List.of(commitId, now)
+                : List.of(commitId, now, sql.channel, payload));
       }
-      statement(sql.upsertMany, new SqlArray("bytea", keys), new SqlArray("bytea", values),
-          new SqlArray("int4", encodings), new SqlArray("int8", expirations));
-    }
-    if (!deletes.isEmpty()) {
-      statement(sql.deleteMany, new SqlArray("bytea", deletes.toArray(new byte[0][])));
     }
     for (Enqueue e : write.enqueues()) {
       QueuedMessage m = Commit.message(e);
@@ -128,13 +140,85 @@ final class Pipeline {
     }
   }
 
-  /** Appends the commit-log row and, if {@code payload} is not null, the notification. */
-  void finish(UUID commitId, String payload) {
-    long now = System.currentTimeMillis();
-    if (payload == null) {
-      statement(sql.logCommit, commitId, now);
+  /**
+   * A write of sets and deletes as one statement: the version update, then the sets as one
+   * upsert and the deletes as one delete, all reading the new version; for the last write also
+   * the commit-log row and the notification. Only the last mutation of a key counts, so a key
+   * is either set or deleted, and the order of the two does not matter.
+   */
+  private void addSetsAndDeletes(List<Mutation> mutations, int increment, boolean last,
+      long now) {
+    Map<RawKey, Mutation> lastOfKey = new LinkedHashMap<>();
+    for (Mutation m : mutations) {
+      lastOfKey.remove(m.key());
+      lastOfKey.put(m.key(), m);
+    }
+    List<Mutation> sets = new ArrayList<>();
+    List<byte[]> deletes = new ArrayList<>();
+    for (Mutation m : lastOfKey.values()) {
+      if (m.kind() == Mutation.Kind.SET) {
+        sets.add(m);
+      } else {
+        deletes.add(m.key().sharedBytes());
+      }
+    }
+    StringBuilder q = new StringBuilder(sql.writeVersion);
+    List<Object> values = new ArrayList<>();
+    values.add((long) increment);
+    if (sets.size() == 1) { // without arrays, which the driver sends as text
+      Mutation set = sets.get(0);
+      q.append(sql.writeSetOne);
+      values.addAll(List.of(set.key().sharedBytes(), set.value().sharedBytes(),
+          set.value().code(), Expiry.of(set.expireAt())));
+    } else if (!sets.isEmpty()) {
+      q.append(sql.writeSetMany);
+      values.addAll(setArrays(sets));
+    }
+    if (!deletes.isEmpty()) {
+      q.append(sql.writeDelete);
+      values.add(new SqlArray("bytea", deletes.toArray(new byte[0][])));
+    }
+    if (last) {
+      q.append(sql.writeLog);
+      values.addAll(List.of(commitId, now));
+    }
+    if (last && payload != null) {
+      q.append(sql.writeResultAndNotify);
+      values.addAll(List.of(sql.channel, payload));
     } else {
-      statement(sql.logCommitAndNotify, commitId, now, sql.channel, payload);
+      q.append(sql.writeResult);
+    }
+    statement(q.toString(), values);
+  }
+
+  /** The sets' keys, values, encodings and expiries as four array parameters. */
+  private static List<SqlArray> setArrays(List<Mutation> sets) {
+    byte[][] keys = new byte[sets.size()][];
+    byte[][] values = new byte[sets.size()][];
+    Integer[] encodings = new Integer[sets.size()];
+    Long[] expirations = new Long[sets.size()];
+    for (int i = 0; i < keys.length; i++) {
+      Mutation set = sets.get(i);
+      keys[i] = set.key().sharedBytes();
+      values[i] = set.value().sharedBytes();
+      encodings[i] = set.value().code();
+      expirations[i] = Expiry.of(set.expireAt());
+    }
+    return List.of(new SqlArray("bytea", keys), new SqlArray("bytea", values),
+        new SqlArray("int4", encodings), new SqlArray("int8", expirations));
+  }
+
+  /** One mutation as a statement of its own, for writes whose order matters. */
+  private void addInOrder(int task, Mutation m, long now) {
+    byte[] key = m.key().sharedBytes();
+    switch (m.kind()) {
+      case SET -> statement(sql.upsertOne, List.of(key, m.value().sharedBytes(),
+          m.value().code(), Expiry.of(m.expireAt())));
+      case DELETE -> statement(sql.delete, List.of(key));
+      case SET_VERSIONSTAMPED_KEY -> statement(sql.upsertStamped, List.of(key,
+          m.value().sharedBytes(), m.value().code(), Expiry.of(m.expireAt())));
+      case SUM, MIN, MAX -> statement(sql.mutateU64, List.of(task,
+          m.kind().name().toLowerCase(Locale.ROOT), key, m.value().sharedBytes(), now));
     }
   }
 
@@ -198,13 +282,37 @@ final class Pipeline {
     return out;
   }
 
-  /** The keys write {@code write} changes (no versionstamped keys on this path). */
-  static List<RawKey> keys(AtomicWrite write) {
+  /** The keys write {@code write} changed, given its version. */
+  static List<RawKey> keys(AtomicWrite write, long version) {
+    Versionstamp stamp = Versionstamp.ofVersion(version);
     List<RawKey> out = new ArrayList<>(write.mutations().size());
     for (Mutation m : write.mutations()) {
-      out.add(m.key());
+      out.add(m.keyIn(stamp));
     }
     return out;
+  }
+
+  /** The index of the write whose check failed, from {@code check_failed}'s error. */
+  static int failedTask(SQLException e) {
+    return Integer.parseInt(match(FAILED_TASK, e).group(1));
+  }
+
+  /** Which write's sum, min or max met a stored value that is not a u64. */
+  record NotU64(int task, String op) {}
+
+  /** The write and mutation from {@code u64_mutate}'s error. */
+  static NotU64 notU64(SQLException e) {
+    Matcher m = match(NOT_U64, e);
+    return new NotU64(Integer.parseInt(m.group(1)), m.group(2));
+  }
+
+  private static Matcher match(Pattern pattern, SQLException e) {
+    Matcher m = pattern.matcher(String.valueOf(e.getMessage()));
+    if (!m.find()) {
+      throw new IllegalStateException("unexpected error from a pipelined commit: "
+          + e.getMessage(), e);
+    }
+    return m;
   }
 
   /** The commit version a check expects; -1, which no row has, if no commit of ours has it. */
@@ -213,10 +321,14 @@ final class Pipeline {
   }
 
   private void statement(String sqlText, Object... values) {
+    statement(sqlText, List.of(values));
+  }
+
+  private void statement(String sqlText, List<?> values) {
     if (statements++ > 0) {
       text.append(";\n");
     }
     text.append(sqlText);
-    params.addAll(List.of(values));
+    params.addAll(values);
   }
 }

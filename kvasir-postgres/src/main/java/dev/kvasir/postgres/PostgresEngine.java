@@ -220,7 +220,7 @@ public final class PostgresEngine implements KvEngine {
     if (n.allKeys()) {
       notifier.changedAll();
     } else {
-      notifier.changedWhere(k -> n.keyHashes().contains(Notification.hash(k)));
+      notifier.changedWhere(n::mayHaveChanged);
     }
     if (n.enqueued()) {
       queueStore.signal().raise();

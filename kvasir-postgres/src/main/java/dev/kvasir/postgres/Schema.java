@@ -48,7 +48,42 @@ final class Schema {
           // versions, so that a retried write is answered instead of applied twice.
           "create table {s}.commit_ids (id text primary key, version bigint not null,"
               + " at_ms bigint not null)",
-          "create index commit_ids_at_ms_idx on {s}.commit_ids (at_ms)"));
+          "create index commit_ids_at_ms_idx on {s}.commit_ids (at_ms)"),
+      List.of(
+          // u64 sum, min and max on the server, so that a commit with them is one round trip
+          // (Pipeline); the rules are docs/atomic.md §3. A u64 is 8 bytes, little-endian.
+          "create function {s}.u64_value(b bytea) returns numeric language plpgsql immutable"
+              + " strict as $$ declare n numeric := 0; begin"
+              + " if length(b) <> 8 then raise exception 'a u64 is 8 bytes, not %', length(b);"
+              + " end if;"
+              + " for i in reverse 7..0 loop n := n * 256 + get_byte(b, i); end loop;"
+              + " return n; end $$",
+          "create function {s}.u64_bytes(n numeric) returns bytea language plpgsql immutable"
+              + " strict as $$ declare b bytea := decode('0000000000000000', 'hex'); begin"
+              + " for i in 0..7 loop b := set_byte(b, i, (n % 256)::integer);"
+              + " n := div(n, 256); end loop; return b; end $$",
+          // Applies one mutation of write number task at the current commit version. A stored
+          // value that is not a u64 raises KV002, whose message names the write and the
+          // mutation ('sum', 'min' or 'max').
+          "create function {s}.u64_mutate(task integer, op text, key bytea, operand bytea,"
+              + " now_ms bigint) returns integer language plpgsql as $$"
+              + " declare stored bytea; stored_encoding integer; a numeric; b numeric;"
+              + " outcome bytea := operand; begin"
+              + " select v, v_encoding into stored, stored_encoding from {s}.kv"
+              + " where k = key and (expiration_ms < 0 or expiration_ms > now_ms);"
+              + " if found then"
+              + " if stored_encoding <> 2 then raise exception using errcode = 'KV002',"
+              + " message = 'not a u64: ' || task || ' ' || op; end if;"
+              + " a := {s}.u64_value(stored); b := {s}.u64_value(operand);"
+              + " outcome := {s}.u64_bytes(case op when 'sum' then"
+              + " mod(a + b, 18446744073709551616) when 'min' then least(a, b)"
+              + " else greatest(a, b) end);"
+              + " end if;"
+              + " insert into {s}.kv (k, v, v_encoding, version, expiration_ms)"
+              + " values (key, outcome, 2, (select version from {s}.data_version where k = 0),"
+              + " -1) on conflict (k) do update set v = excluded.v, v_encoding = 2,"
+              + " version = excluded.version, expiration_ms = -1;"
+              + " return 0; end $$"));
 
   static final int VERSION = MIGRATIONS.size();
   private static final Set<String> TABLES = Set.of("kv", "data_version", "queue",

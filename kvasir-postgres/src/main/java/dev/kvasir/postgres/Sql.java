@@ -23,8 +23,16 @@ final class Sql {
   final String bumpVersion;
   final String logCommit;
   final String logCommitAndNotify;
-  final String upsertMany;
-  final String deleteMany;
+  final String upsertOne;
+  final String writeVersion;
+  final String writeSetOne;
+  final String writeSetMany;
+  final String writeDelete;
+  final String writeLog;
+  final String writeResult;
+  final String writeResultAndNotify;
+  final String upsertStamped;
+  final String mutateU64;
   final String findCommit;
   final String pruneCommitLog;
   final String findCommitId;
@@ -56,10 +64,11 @@ final class Sql {
     setVersion = "update " + s + "data_version set version = ? where k = 0";
     get = "select k, v, v_encoding, version from " + kv + " where k = ? and " + live;
     getAny = "select k, v, v_encoding, version from " + kv + " where k = any(?) and " + live;
-    set = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
-        + " values (?, ?, ?, ?, ?) on conflict (k) do update set v = excluded.v,"
+    String upsert = " on conflict (k) do update set v = excluded.v,"
         + " v_encoding = excluded.v_encoding, version = excluded.version,"
         + " expiration_ms = excluded.expiration_ms";
+    set = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
+        + " values (?, ?, ?, ?, ?)" + upsert;
     delete = "delete from " + kv + " where k = ?";
     deleteExpired = "delete from " + kv + " where expiration_ms >= 0 and expiration_ms <= ?"
         + " returning k";
@@ -77,12 +86,30 @@ final class Sql {
     logCommitAndNotify = "insert into " + s + "commit_log (id, version, at_ms)"
         + " select ?, d.version, ? from " + s + "data_version d, (select pg_notify(?, ?)) n"
         + " where d.k = 0";
-    upsertMany = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
-        + " select nk, nv, ne, " + currentVersion + ", nx"
-        + " from unnest(?::bytea[], ?::bytea[], ?::integer[], ?::bigint[]) as n(nk, nv, ne, nx)"
-        + " on conflict (k) do update set v = excluded.v, v_encoding = excluded.v_encoding,"
-        + " version = excluded.version, expiration_ms = excluded.expiration_ms";
-    deleteMany = "delete from " + kv + " where k = any(?::bytea[])";
+    upsertOne = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
+        + " values (?, ?, ?, " + currentVersion + ", ?)" + upsert;
+    // One statement that commits a write of sets and deletes (Pipeline): the new version as
+    // d, changes that read it, and the version as the result.
+    writeVersion = "with d as (" + bumpVersion + ")";
+    writeSetOne = ", s as (insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
+        + " select ?, ?, ?, d.version, ? from d" + upsert + ")";
+    writeSetMany = ", s as (insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
+        + " select nk, nv, ne, d.version, nx from d,"
+        + " unnest(?::bytea[], ?::bytea[], ?::integer[], ?::bigint[]) as n(nk, nv, ne, nx)"
+        + upsert + ")";
+    writeDelete = ", x as (delete from " + kv + " where k = any(?::bytea[]))";
+    writeLog = ", l as (insert into " + s + "commit_log (id, version, at_ms)"
+        + " select ?, d.version, ? from d)";
+    writeResult = " select d.version from d";
+    writeResultAndNotify = " select d.version from d, (select pg_notify(?, ?)) n";
+    // The key is the prefix, then a string part with the commit's versionstamp: 16 hex digits
+    // of the version and 0000 (Mutation.SetVersionstampedKey, docs/atomic.md §4).
+    upsertStamped = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
+        + " select ?::bytea || decode('02', 'hex')"
+        + " || convert_to(lpad(to_hex(d.version), 16, '0') || '0000', 'UTF8')"
+        + " || decode('00', 'hex'), ?, ?, d.version, ? from " + s + "data_version d"
+        + " where d.k = 0" + upsert;
+    mutateU64 = "select " + s + "u64_mutate(?, ?, ?, ?, ?)";
     findCommit = "select version from " + s + "commit_log where id = ?";
     pruneCommitLog = "delete from " + s + "commit_log where at_ms < ?";
     findCommitId = "select version from " + s + "commit_ids where id = ?";

@@ -148,7 +148,8 @@ final class Tx implements QueueTx<SQLException> {
     log.setLong(2, System.currentTimeMillis());
     if (announce) {
       log.setString(3, sql.channel);
-      log.setString(4, Notification.payload(instanceId, enqueued, expiring, changedKeys));
+      log.setString(4, Notification.payload(instanceId, enqueued, expiring, changedKeys,
+          List.of()));
     }
     log.executeUpdate();
   }

@@ -1,6 +1,7 @@
 package dev.kvasir.postgres;
 
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvTypeException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
 import dev.kvasir.engine.CommitThread;
@@ -23,7 +24,7 @@ import java.util.function.LongConsumer;
  * commits them in one transaction on its own connection (group commit: one lock of the commit
  * counter and one WAL flush for all of them). Plain sets and deletes go as one pipelined query,
  * one round trip ({@link Pipeline}); anything else runs statement by statement. A write that
- * fails (a check in a pipeline, a sum on a string) leaves no trace while the others commit: the
+ * fails (a check, a sum on a string) leaves no trace while the others commit: the
  * transaction is rolled back and run again without it.
  *
  * <p>Failures: a lost connection or a transaction PostgreSQL aborted (serialization failure,
@@ -184,25 +185,29 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private void runPipelined(List<Pending<?>> batch) throws SQLException {
     Tx t = connect();
     t.autoCommit(true);
-    Pipeline pipeline = new Pipeline(sql);
+    // The keys for the notification: versionstamped ones by their prefix, as their versions
+    // are not known yet.
     List<RawKey> changed = new ArrayList<>();
-    // Each write's keys and earliest expiry, for the notification now and the results later.
-    List<List<RawKey>> keys = new ArrayList<>(batch.size());
-    long[] expiries = new long[batch.size()];
+    List<RawKey> stamped = new ArrayList<>();
+    long[] expiries = new long[batch.size()]; // each write's earliest, for the results
     boolean enqueued = false;
     boolean expiring = false;
     for (int j = 0; j < batch.size(); j++) {
       AtomicWrite w = batch.get(j).write;
-      pipeline.add(j, w, Versions.commitStep());
-      keys.add(Pipeline.keys(w));
-      changed.addAll(keys.get(j));
+      for (Mutation m : w.mutations()) {
+        (m.kind() == Mutation.Kind.SET_VERSIONSTAMPED_KEY ? stamped : changed).add(m.key());
+      }
       expiries[j] = earliestExpiry(w);
       enqueued |= !w.enqueues().isEmpty();
       expiring |= expiries[j] != Long.MAX_VALUE;
     }
     UUID commitId = UUID.randomUUID();
-    pipeline.finish(commitId, changed.isEmpty() && !enqueued ? null
-        : Notification.payload(instanceId, enqueued, expiring, changed));
+    Pipeline pipeline = new Pipeline(sql, commitId,
+        changed.isEmpty() && stamped.isEmpty() && !enqueued ? null
+            : Notification.payload(instanceId, enqueued, expiring, changed, stamped));
+    for (int j = 0; j < batch.size(); j++) {
+      pipeline.add(j, batch.get(j).write, Versions.commitStep(), j == batch.size() - 1);
+    }
     long[] versions;
     try (PreparedStatement p = t.connection.prepareStatement(pipeline.text())) {
       pipeline.bind(p);
@@ -212,28 +217,34 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
       } catch (SQLException e) {
         if ("KV001".equals(e.getSQLState())) {
           Pending<Optional<Commit.Applied>> failed =
-              (Pending<Optional<Commit.Applied>>) batch.get(CommitLog.failedTask(e));
+              (Pending<Optional<Commit.Applied>>) batch.get(Pipeline.failedTask(e));
           failed.succeed(Optional.empty());
+          throw new TaskFailed(failed);
+        }
+        if ("KV002".equals(e.getSQLState())) {
+          Pipeline.NotU64 notU64 = Pipeline.notU64(e);
+          Pending<?> failed = batch.get(notU64.task());
+          failed.fail(new KvTypeException("Failed to perform '" + notU64.op()
+              + "' mutation on a non-U64 value in the database"));
           throw new TaskFailed(failed);
         }
         if (Database.classify(e) == Database.Failure.CONNECTION) {
           throw new OutcomeUnknown(commitId, t.backend, e,
-              last -> applied(batch, pipeline.versionsEndingAt(last), keys, expiries));
+              last -> applied(batch, pipeline.versionsEndingAt(last), expiries));
         }
         throw e;
       }
       versions = pipeline.versions(p, firstIsResultSet);
     }
-    applied(batch, versions, keys, expiries);
+    applied(batch, versions, expiries);
   }
 
   @SuppressWarnings("unchecked")
-  private static void applied(List<Pending<?>> batch, long[] versions, List<List<RawKey>> keys,
-      long[] expiries) {
+  private static void applied(List<Pending<?>> batch, long[] versions, long[] expiries) {
     for (int j = 0; j < batch.size(); j++) {
       Pending<Optional<Commit.Applied>> p = (Pending<Optional<Commit.Applied>>) batch.get(j);
       p.succeed(Optional.of(new Commit.Applied(Versionstamp.ofVersion(versions[j]),
-          keys.get(j), expiries[j], !p.write.enqueues().isEmpty())));
+          Pipeline.keys(p.write, versions[j]), expiries[j], !p.write.enqueues().isEmpty())));
     }
   }
 

@@ -9,6 +9,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvException;
 import dev.kvasir.key.KeyPart;
+import dev.kvasir.value.KvU64;
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -88,6 +89,29 @@ class PostgresSchemaIT {
         .hasMessageContaining("created by a newer Kvasir");
     assertThat(count("select version from " + schema + ".migration_state"))
         .isEqualTo(Schema.VERSION + 1);
+  }
+
+  @Test
+  void schemaFromAnOlderKvasir_isUpgraded_keepingItsData() throws Exception {
+    String schema = TestPostgres.freshSchema("older");
+    String url = TestPostgres.url() + "?schema=" + schema;
+    try (Kv kv = Kv.open(url)) {
+      kv.set(KvKey.of("kept"), "from before");
+    }
+    // Undo the last migration (the server-side u64 functions), as an older Kvasir left it.
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
+      s.execute("drop function " + schema + ".u64_mutate, " + schema + ".u64_value, " + schema
+          + ".u64_bytes");
+      s.execute("update " + schema + ".migration_state set version = " + (Schema.VERSION - 1));
+    }
+    try (Kv kv = Kv.open(url)) {
+      assertThat(kv.get(KvKey.of("kept")).value()).isEqualTo("from before");
+      kv.atomic().sum(KvKey.of("n"), 2).commit();
+      kv.atomic().sum(KvKey.of("n"), 3).commit();
+      assertThat(kv.get(KvKey.of("n")).value()).isEqualTo(KvU64.of(5));
+    }
+    assertThat(count("select version from " + schema + ".migration_state"))
+        .isEqualTo(Schema.VERSION);
   }
 
   @Test
