@@ -66,15 +66,12 @@ public final class Peer {
         .split(","));
     int n1 = n("--n1", 10000);
     // -Dkvasir.peer.db=postgresql://… runs the workloads on the PostgreSQL engine instead, in a
-    // fresh schema of that database; -Dkvasir.peer.db=remote through KV Connect (HTTP/2) to a
+    // fresh schema of that database, dropped afterwards; -Dkvasir.peer.db=remote through KV Connect (HTTP/2) to a
     // server in this process on a SQLite file in --dir, so the server's cost is a ratio.
     String target = System.getProperty("kvasir.peer.db");
     boolean remote = "remote".equals(target);
     boolean postgres = target != null && !remote;
     String sqlite = Path.of(args.get("--dir")).resolve("kv.sqlite3").toString();
-    String location = postgres
-        ? target + (target.contains("?") ? "&" : "?") + "schema=peer_" + System.nanoTime()
-        : sqlite;
     String engine = postgres ? "postgres engine" : remote ? "KV Connect client, h2c, to"
         + " KvServer on the sqlite engine" : "sqlite engine";
     String durability = postgres
@@ -84,11 +81,12 @@ public final class Peer {
         + "\",\"runtime\":\"java " + System.getProperty("java.version") + "\",\"lib\":\"kvasir"
         + " 0.1 (" + engine + ")\",\"durability\":\"" + durability + "\",\"w6\":\"platform"
         + " threads\"}}");
-    try (SqliteEngine served = remote ? SqliteEngine.open(SqliteConfig.of(sqlite)) : null;
+    try (TempSchema schema = postgres ? new TempSchema(target, "peer") : null;
+        SqliteEngine served = remote ? SqliteEngine.open(SqliteConfig.of(sqlite)) : null;
         KvServer server = remote ? KvServer.builder(served).accessToken(REMOTE_TOKEN).port(0)
             .start() : null;
         Kv kv = remote ? Kv.open(server.url(), KvOptions.defaults().with("accessToken",
-            REMOTE_TOKEN)) : Kv.open(location)) {
+            REMOTE_TOKEN)) : Kv.open(postgres ? schema.url() : sqlite)) {
       boolean loaded = false;
       for (String w : PeerProtocol.WORKLOADS) {
         if (!workloads.contains(w)) {

@@ -72,9 +72,13 @@ public final class ScalingBench {
         rows.add(print(measure("SQLite", n, file)));
       }
       if (postgres != null) {
-        measure("warm-up", 10_000, schema(postgres, "warm_up")); // its own code paths, untimed
+        try (TempSchema warmUp = new TempSchema(postgres, "warm_up")) {
+          measure("warm-up", 10_000, warmUp.url()); // its own code paths, untimed
+        }
         for (int n : postgresSizes) {
-          rows.add(print(measure("PostgreSQL", n, schema(postgres, "scale_" + n))));
+          try (TempSchema schema = new TempSchema(postgres, "scale_" + n)) {
+            rows.add(print(measure("PostgreSQL", n, schema.url())));
+          }
         }
       }
     } finally {
@@ -84,11 +88,6 @@ public final class ScalingBench {
       write(svg, rows);
       System.out.println("chart: " + svg);
     }
-  }
-
-  /** {@code url} with a fresh schema, so every measurement starts empty. */
-  private static String schema(String url, String name) {
-    return url + (url.contains("?") ? "&" : "?") + "schema=" + name + "_" + System.nanoTime();
   }
 
   private static int[] ints(String list) {
