@@ -66,8 +66,9 @@ public final class Peer {
         .split(","));
     int n1 = n("--n1", 10000);
     // -Dkvasir.peer.db=postgresql://… runs the workloads on the PostgreSQL engine instead, in a
-    // fresh schema of that database, dropped afterwards; -Dkvasir.peer.db=remote through KV Connect (HTTP/2) to a
-    // server in this process on a SQLite file in --dir, so the server's cost is a ratio.
+    // fresh schema of that database, dropped afterwards; -Dkvasir.peer.db=remote through KV
+    // Connect (HTTP/2) to a server in this process on a SQLite file in --dir, so the server's
+    // cost is a ratio.
     String target = System.getProperty("kvasir.peer.db");
     boolean remote = "remote".equals(target);
     boolean postgres = target != null && !remote;

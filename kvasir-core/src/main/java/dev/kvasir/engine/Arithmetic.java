@@ -39,6 +39,15 @@ public final class Arithmetic {
     };
   }
 
+  /**
+   * Deno's error for a u64 {@code op} ({@code "sum"}, {@code "min"} or {@code "max"}) on a
+   * stored value that is not a u64; also for engines that do the arithmetic elsewhere.
+   */
+  public static KvTypeException storedNotU64(String op) {
+    return new KvTypeException(
+        "Failed to perform '" + op + "' mutation on a non-U64 value in the database");
+  }
+
   private static EncodedValue u64(EncodedValue current, EncodedValue operand, String op) {
     if (!operand.is(ValueEncoding.LE64)) {
       throw new KvTypeException("Failed to perform '" + op + "' mutation on a non-U64 operand");
@@ -47,8 +56,7 @@ public final class Arithmetic {
       return operand;
     }
     if (!current.is(ValueEncoding.LE64)) {
-      throw new KvTypeException(
-          "Failed to perform '" + op + "' mutation on a non-U64 value in the database");
+      throw storedNotU64(op);
     }
     KvU64 a = (KvU64) current.decode();
     KvU64 b = (KvU64) operand.decode();

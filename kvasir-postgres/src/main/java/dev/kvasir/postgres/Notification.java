@@ -2,6 +2,7 @@ package dev.kvasir.postgres;
 
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.RawKey;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -52,15 +53,18 @@ record Notification(String instance, boolean enqueued, boolean expiring, Set<Lon
     StringBuilder sb = new StringBuilder(instance).append(' ')
         .append(flags.isEmpty() ? "-" : flags).append(' ');
     int start = sb.length();
-    for (int i = 0; i < keys.size() + stampedPrefixes.size(); i++) {
+    List<String> tokens = new ArrayList<>(keys.size() + stampedPrefixes.size());
+    for (RawKey k : keys) {
+      tokens.add(Long.toHexString(hash(k)));
+    }
+    for (RawKey prefix : stampedPrefixes) {
+      tokens.add("s" + Long.toHexString(hash(prefix)));
+    }
+    for (String token : tokens) {
       if (sb.length() > start) {
         sb.append(',');
       }
-      if (i < keys.size()) {
-        sb.append(Long.toHexString(hash(keys.get(i))));
-      } else {
-        sb.append('s').append(Long.toHexString(hash(stampedPrefixes.get(i - keys.size()))));
-      }
+      sb.append(token);
       if (sb.length() > MAX_PAYLOAD) {
         sb.setLength(start);
         return sb.append('*').toString();

@@ -1,8 +1,8 @@
 package dev.kvasir.postgres;
 
 import dev.kvasir.base.KvException;
-import dev.kvasir.base.KvTypeException;
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.engine.Arithmetic;
 import dev.kvasir.engine.Commit;
 import dev.kvasir.engine.CommitThread;
 import dev.kvasir.engine.Versions;
@@ -22,10 +22,11 @@ import java.util.function.LongConsumer;
 /**
  * The one thread of an instance that commits. It takes every write pending at that moment and
  * commits them in one transaction on its own connection (group commit: one lock of the commit
- * counter and one WAL flush for all of them). Plain sets and deletes go as one pipelined query,
- * one round trip ({@link Pipeline}); anything else runs statement by statement. A write that
- * fails (a check, a sum on a string) leaves no trace while the others commit: the
- * transaction is rolled back and run again without it.
+ * counter and one WAL flush for all of them). A batch goes as one pipelined query, one round
+ * trip ({@link Pipeline}), unless a write in it needs reads on the client first (an idempotency
+ * key, a sum of JS numbers); then it runs statement by statement. A write that fails (a check,
+ * a sum on a string) leaves no trace while the others commit: the transaction is rolled back
+ * and run again without it.
  *
  * <p>Failures: a lost connection or a transaction PostgreSQL aborted (serialization failure,
  * deadlock) before the commit could have happened runs the batch again on a fresh connection,
@@ -224,8 +225,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         if ("KV002".equals(e.getSQLState())) {
           Pipeline.NotU64 notU64 = Pipeline.notU64(e);
           Pending<?> failed = batch.get(notU64.task());
-          failed.fail(new KvTypeException("Failed to perform '" + notU64.op()
-              + "' mutation on a non-U64 value in the database"));
+          failed.fail(Arithmetic.storedNotU64(notU64.op()));
           throw new TaskFailed(failed);
         }
         if (Database.classify(e) == Database.Failure.CONNECTION) {
