@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * Rows of denokv's {@code kv} table as the JDBC engines read them (docs/sqlite.md §5): the
  * columns {@code k, v, v_encoding, version} in that order, from a range statement whose
  * parameters are {@code start, end, now, limit}, or a statement for one live key whose
- * parameters are {@code k, now}.
+ * parameters are {@code k, now}. The SQLite engine reads its rows without a result set
+ * (docs/sqlite.md §8).
  */
 public final class JdbcRows {
   private JdbcRows() {}
@@ -37,19 +38,6 @@ public final class JdbcRows {
       }
     }
     return entries;
-  }
-
-  /**
-   * Binds {@code key} and {@code now} to {@code statement}, an equality lookup of the columns
-   * {@code k, v, v_encoding, version}, and reads the live entry: a list of none or one.
-   */
-  public static List<RawEntry> one(PreparedStatement statement, RawKey key, long now)
-      throws SQLException {
-    statement.setBytes(1, key.sharedBytes());
-    statement.setLong(2, now);
-    try (ResultSet r = statement.executeQuery()) {
-      return r.next() ? List.of(entry(r, 1)) : List.of();
-    }
   }
 
   /** The entry in the current row, whose {@code k} column is number {@code first}. */

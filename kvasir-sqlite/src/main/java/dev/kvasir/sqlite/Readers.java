@@ -3,7 +3,6 @@ package dev.kvasir.sqlite;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
-import dev.kvasir.jdbc.JdbcRows;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.ReadRange;
 import java.sql.SQLException;
@@ -64,6 +63,8 @@ final class Readers implements AutoCloseable {
         }
       }
     } catch (SQLException e) {
+      // The driver finalizes a statement after some errors; the next read prepares it afresh.
+      tx.abandon();
       if (StorageFault.is(e)) {
         throw new KvUnavailableException("read failed: the storage failed (" + e.getMessage()
             + "); retry once the cause is gone", false, e);
@@ -97,8 +98,8 @@ final class Readers implements AutoCloseable {
   static List<List<RawEntry>> read(Tx tx, List<ReadRange> ranges, long now) throws SQLException {
     List<List<RawEntry>> out = new ArrayList<>(ranges.size());
     for (ReadRange range : ranges) {
-      out.add(range.isOneKey() ? JdbcRows.one(tx.prepare(Sql.GET_LIVE), range.start(), now)
-          : JdbcRows.range(tx.prepare(range.reverse() ? Sql.RANGE_DESC : Sql.RANGE_ASC), range,
+      out.add(range.isOneKey() ? DirectRows.one(tx.prepare(Sql.GET_VALUE), range.start(), now)
+          : DirectRows.range(tx.prepare(range.reverse() ? Sql.RANGE_DESC : Sql.RANGE_ASC), range,
               now));
     }
     return out;

@@ -15,7 +15,8 @@ final class Sql {
       + " and k < ? and (expiration_ms < 0 or expiration_ms > ?) order by k desc limit ?";
   static final String DUMP_LIVE = "select k, v, v_encoding, version, expiration_ms from kv"
       + " where expiration_ms < 0 or expiration_ms > ? order by k asc";
-  static final String GET_LIVE = "select k, v, v_encoding, version from kv where k = ?"
+  /** A get: the key is known, so only the value and version are read (§5). */
+  static final String GET_VALUE = "select v, v_encoding, version from kv where k = ?"
       + " and (expiration_ms < 0 or expiration_ms > ?)";
   static final String SET = "insert into kv (k, v, v_encoding, version, expiration_ms) values"
       + " (:k, :v, :v_encoding, :version, :expiration_ms) on conflict(k) do update set v = :v,"

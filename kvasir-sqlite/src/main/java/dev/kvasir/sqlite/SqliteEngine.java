@@ -177,6 +177,9 @@ public final class SqliteEngine implements KvEngine {
     c.setBusyTimeout((int) Math.min(config.busyTimeout().toMillis(), 100));
     // Otherwise the driver prepares and runs "select last_insert_rowid()" after every insert.
     c.setGetGeneratedKeys(false);
+    // The driver lets one thread at a time into a connection already; SQLite's own mutex on
+    // each call would only repeat that (docs/sqlite.md §8).
+    c.setOpenMode(SQLiteOpenMode.NOMUTEX);
     if (readOnly) {
       c.setOpenMode(SQLiteOpenMode.READONLY);
       c.setReadOnly(true);

@@ -5,7 +5,6 @@ import dev.kvasir.engine.QueueTx;
 import dev.kvasir.engine.QueuedMessage;
 import dev.kvasir.engine.StoredValue;
 import dev.kvasir.jdbc.CommitIds;
-import dev.kvasir.jdbc.JdbcRows;
 import dev.kvasir.jdbc.QueueRows;
 import dev.kvasir.jdbc.StatementCache;
 import dev.kvasir.spi.RawKey;
@@ -138,7 +137,7 @@ final class Tx implements QueueTx<SQLException> {
   @Override
   public StoredValue get(RawKey key, long nowMs) throws SQLException {
     flush(); // it must see the writes before it
-    return JdbcRows.live(prepare(Sql.GET_LIVE), key, nowMs);
+    return DirectRows.value(prepare(Sql.GET_VALUE), key, nowMs);
   }
 
   @Override

@@ -192,6 +192,40 @@ class SqliteFileTest {
     }).isInstanceOf(KvException.class);
   }
 
+  /**
+   * A read that hits a damaged page fails, and the driver finalizes the statement that failed;
+   * once the file is whole again, the same reader connection reads (docs/sqlite.md §8).
+   */
+  @Test
+  void damagedPages_failTheRead_andTheReaderRecoversOnceTheFileIsWhole() throws Exception {
+    Path file = dir.resolve("damaged.sqlite3");
+    String big = "x".repeat(1000);
+    try (Kv kv = Kv.open(file.toString())) {
+      for (int i = 0; i < 2000; i += 100) {
+        var op = kv.atomic();
+        for (int j = i; j < i + 100; j++) {
+          op.set(KvKey.of("k", j), big);
+        }
+        op.commit();
+      }
+    }
+    byte[] whole = Files.readAllBytes(file);
+    try (Kv kv = Kv.of(SqliteEngine.open(SqliteConfig.of(file.toString()).readers(1)))) {
+      assertThat(kv.get(KvKey.of("k", 0)).value()).isEqualTo(big);
+      byte[] damaged = whole.clone();
+      java.util.Arrays.fill(damaged, 4096, damaged.length, (byte) 0x5a);
+      Files.write(file, damaged);
+      assertThatThrownBy(() -> kv.get(KvKey.of("k", 1999))).isInstanceOf(KvException.class);
+      assertThatThrownBy(() -> kv.list(ListSelector.prefix(KvKey.of("k"))).forEach(e -> { }))
+          .isInstanceOf(KvException.class);
+
+      Files.write(file, whole);
+      kv.set(KvKey.of("after"), 1); // a commit: readers drop the pages they cached
+      assertThat(kv.get(KvKey.of("k", 1999)).value()).isEqualTo(big);
+      assertThat(kv.list(ListSelector.prefix(KvKey.of("k"))).stream().count()).isEqualTo(2000);
+    }
+  }
+
   @Test
   void kvOpen_picksSqliteForPathsAndMemory_andNamesEnginesForUrls() throws Exception {
     Path file = dir.resolve("via-open.sqlite3");
