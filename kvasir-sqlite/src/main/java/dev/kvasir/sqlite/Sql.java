@@ -2,7 +2,8 @@ package dev.kvasir.sqlite;
 
 /**
  * The statements of the engine. Where denokv has the same statement, the text is denokv's
- * (docs/sqlite.md §5, docs/queues.md §2); reads differ in one way: they skip expired rows.
+ * (docs/sqlite.md §5, docs/queues.md §2); reads skip expired rows, and a get reads one key by
+ * equality without its {@code k} column.
  */
 final class Sql {
   static final String BUMP_VERSION =
