@@ -64,9 +64,6 @@ final class Pipeline {
   private int statements;
   private boolean locked;
 
-  /** An array parameter: its PostgreSQL element type and elements. */
-  private record SqlArray(String type, Object[] elements) {}
-
   /**
    * A pipeline that ends with the {@code commit_log} row {@code commitId} and, if {@code
    * payload} is not null, the notification.
@@ -165,7 +162,7 @@ final class Pipeline {
     StringBuilder q = new StringBuilder(sql.writeVersion);
     List<Object> values = new ArrayList<>();
     values.add((long) increment);
-    if (sets.size() == 1) { // without arrays, which the driver sends as text
+    if (sets.size() == 1) { // a plain row: no arrays to build and for the server to unpack
       Mutation set = sets.get(0);
       q.append(sql.writeSetOne);
       values.addAll(List.of(set.key().sharedBytes(), set.value().sharedBytes(),
@@ -176,7 +173,7 @@ final class Pipeline {
     }
     if (!deletes.isEmpty()) {
       q.append(sql.writeDelete);
-      values.add(new SqlArray("bytea", deletes.toArray(new byte[0][])));
+      values.add(deletes.toArray(new byte[0][]));
     }
     if (last) {
       q.append(sql.writeLog);
@@ -192,11 +189,11 @@ final class Pipeline {
   }
 
   /** The sets' keys, values, encodings and expiries as four array parameters. */
-  private static List<SqlArray> setArrays(List<Mutation> sets) {
+  private static List<Object> setArrays(List<Mutation> sets) {
     byte[][] keys = new byte[sets.size()][];
     byte[][] values = new byte[sets.size()][];
-    Integer[] encodings = new Integer[sets.size()];
-    Long[] expirations = new Long[sets.size()];
+    int[] encodings = new int[sets.size()];
+    long[] expirations = new long[sets.size()];
     for (int i = 0; i < keys.length; i++) {
       Mutation set = sets.get(i);
       keys[i] = set.key().sharedBytes();
@@ -204,8 +201,7 @@ final class Pipeline {
       encodings[i] = set.value().code();
       expirations[i] = Expiry.of(set.expireAt());
     }
-    return List.of(new SqlArray("bytea", keys), new SqlArray("bytea", values),
-        new SqlArray("int4", encodings), new SqlArray("int8", expirations));
+    return List.of(keys, values, encodings, expirations);
   }
 
   /** One mutation as a statement of its own, for writes whose order matters. */
@@ -232,7 +228,11 @@ final class Pipeline {
     }
   }
 
-  /** Binds one parameter by its Java type. */
+  /**
+   * Binds one parameter by its Java type. Java arrays ({@code byte[][]}, {@code int[]}, {@code
+   * long[]}) go through {@code setObject}, which the driver sends in binary; a {@code
+   * java.sql.Array} would go as text, every byte of a key spelled as hex (docs/postgres.md §5).
+   */
   static void set(PreparedStatement p, int index, Object v) throws SQLException {
     if (v instanceof byte[] b) {
       p.setBytes(index, b);
@@ -242,8 +242,8 @@ final class Pipeline {
       p.setInt(index, n);
     } else if (v instanceof UUID u) {
       p.setObject(index, u, Types.OTHER);
-    } else if (v instanceof SqlArray a) {
-      p.setArray(index, p.getConnection().createArrayOf(a.type(), a.elements()));
+    } else if (v instanceof byte[][] || v instanceof int[] || v instanceof long[]) {
+      p.setObject(index, v);
     } else {
       p.setString(index, (String) v);
     }

@@ -45,7 +45,7 @@ final class Reads {
     }
     Map<RawKey, RawEntry> found = new HashMap<>();
     try (PreparedStatement p = c.prepareStatement(sql.getAny)) {
-      p.setArray(1, c.createArrayOf("bytea", keys));
+      p.setObject(1, keys); // binary (Pipeline.set)
       p.setLong(2, now);
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {

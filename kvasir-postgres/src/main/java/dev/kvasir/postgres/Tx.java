@@ -173,7 +173,7 @@ final class Tx implements QueueTx<SQLException> {
     for (int i = 0; i < bytes.length; i++) {
       bytes[i] = keys.get(i).sharedBytes();
     }
-    p.setArray(1, connection.createArrayOf("bytea", bytes));
+    p.setObject(1, bytes); // binary (Pipeline.set)
     p.setLong(2, nowMs);
     Map<RawKey, StoredValue> found = new HashMap<>();
     try (ResultSet r = p.executeQuery()) {

@@ -46,15 +46,30 @@ final class CuttableProxy implements AutoCloseable {
 
   private void accept() {
     while (!listener.isClosed()) {
+      Socket client;
       try {
-        Socket client = listener.accept();
+        client = listener.accept();
+      } catch (IOException e) {
+        return; // closed
+      }
+      try {
         Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
         clients.add(client);
         pump(client.getInputStream(), server.getOutputStream(), false);
         pump(server.getInputStream(), client.getOutputStream(), true);
       } catch (IOException e) {
-        return;
+        // This one connection failed: cutClients closed it before its pumps started. Going on
+        // to the next matters; a proxy that stopped accepting would hang every later connect.
+        closeQuietly(client);
       }
+    }
+  }
+
+  private static void closeQuietly(Socket s) {
+    try {
+      s.close();
+    } catch (IOException e) {
+      // already closed
     }
   }
 
