@@ -20,9 +20,9 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * The entries of a {@link Kv#list list}, fetched in batches of {@code batchSize} as iteration
- * proceeds (so a long list is not one snapshot, as in Deno) and never buffered whole. Iterable
- * once. {@link #cursor()} names the position after the last entry returned, so that {@code
+ * The entries of a {@link Kv#list list}, fetched in batches as iteration proceeds (so a long
+ * list is not one snapshot, as in Deno) and never buffered whole. Iterable once. {@link
+ * #cursor()} names the position after the last entry returned, so that {@code
  * ListOptions.cursor(it.cursor())} resumes at the next entry, in either direction. Not
  * thread-safe.
  */
@@ -32,7 +32,9 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
   /** The selection's prefix, whose parts every listed key shares; null for a range. */
   private final KvKey keyPrefix;
   private final int limit;
-  private final int batchSize;
+  /** The size of the next batch, which grows if the caller did not choose it. */
+  private int batchSize;
+  private final boolean growBatches;
   private final boolean reverse;
   private final Consistency consistency;
   /** The most parts a listed key may have (the prefix's and the depth's), or 0 for no limit. */
@@ -61,6 +63,7 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     this.limit = options.limit() > 0 ? options.limit() : Integer.MAX_VALUE;
     this.batchSize = options.batchSize();
     Limits.checkReadEntries(batchSize);
+    this.growBatches = !options.batchSizeGiven();
     this.reverse = options.reverse();
     this.consistency = options.consistency();
     if (options.depth() > 0 && keyPrefix == null) {
@@ -233,6 +236,10 @@ public final class KvListIterator implements Iterator<KvEntry>, Iterable<KvEntry
     batch = read;
     next = 0;
     lastBatch = batch.size() < want;
+    if (growBatches) {
+      // Fewer reads for long lists, while a short one still reads little (docs/list.md §2)
+      batchSize = Math.min(2 * batchSize, ListOptions.MAX_DEFAULT_BATCH);
+    }
     if (!batch.isEmpty()) {
       resumeAt(batch.get(batch.size() - 1).key());
     }

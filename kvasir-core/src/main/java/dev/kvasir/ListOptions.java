@@ -18,14 +18,19 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code reverse}: descending key order.
  *   <li>{@code cursor}: resume after the entry a previous iteration's {@link
  *       KvListIterator#cursor()} named; empty means from the beginning.
- *   <li>{@code batchSize}: entries per engine read; by default the limit, at most 500, or 100.
- *       At most 1000.
+ *   <li>{@code batchSize}: entries per engine read; by default the limit, at most 500, or 100,
+ *       and each later batch twice the last, up to 500. At most 1000.
  *   <li>{@code consistency}: {@link Consistency#STRONG} by default.
  *   <li>{@code depth}: only keys so many parts below a prefix selector's prefix; no limit by
  *       default.
  * </ul>
  */
 public final class ListOptions {
+  /**
+   * The largest batch size Kvasir chooses: Deno's cap on its default, and the size later
+   * batches grow to when the caller did not choose one (docs/list.md §2).
+   */
+  static final int MAX_DEFAULT_BATCH = 500;
   private static final ListOptions DEFAULTS =
       new ListOptions(0, false, "", 0, Consistency.STRONG, 0);
 
@@ -114,12 +119,17 @@ public final class ListOptions {
     return cursor;
   }
 
+  /** Whether the caller chose the batch size; if not, later batches grow (KvListIterator). */
+  boolean batchSizeGiven() {
+    return batchSize > 0;
+  }
+
   /** The batch size used: as set, else Deno's default {@code min(limit ?? 100, 500)}. */
   public int batchSize() {
     if (batchSize > 0) {
       return batchSize;
     }
-    return Math.min(limit > 0 ? limit : 100, 500);
+    return Math.min(limit > 0 ? limit : 100, MAX_DEFAULT_BATCH);
   }
 
   public Consistency consistency() {

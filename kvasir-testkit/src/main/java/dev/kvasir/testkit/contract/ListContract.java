@@ -107,6 +107,31 @@ public abstract class ListContract extends ContractBase {
 
   private record Case(ListSelector selector, Predicate<KvKey> filter) {}
 
+  /**
+   * Without a chosen batch size the reads grow (100, 200, 400, then 500; docs/list.md §2), so a
+   * long list crosses batches of every size.
+   */
+  @Test
+  void list_longerThanEveryGrownBatch_yieldsEachEntryOnce_inBothDirections() {
+    int n = 1_234;
+    for (int i = 0; i < n; i += 100) {
+      var op = kv.atomic();
+      for (int j = i; j < Math.min(i + 100, n); j++) {
+        op.set(key("long", j), j);
+      }
+      op.commit();
+    }
+    List<KvKey> expected = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      expected.add(key("long", i));
+    }
+    ListSelector s = ListSelector.prefix(key("long"));
+    assertThat(keys(list(s, ListOptions.defaults()))).containsExactlyElementsOf(expected);
+    Collections.reverse(expected);
+    assertThat(keys(list(s, ListOptions.defaults().reverse(true))))
+        .containsExactlyElementsOf(expected);
+  }
+
   @Test
   void cursor_takenMidIteration_resumesAtTheNextEntry_inBothDirections() {
     fillListData();
