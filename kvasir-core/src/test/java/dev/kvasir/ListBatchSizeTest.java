@@ -2,20 +2,15 @@ package dev.kvasir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvasir.base.Consistency;
-import dev.kvasir.base.Versionstamp;
 import dev.kvasir.memory.MemoryEngine;
-import dev.kvasir.spi.AtomicWrite;
-import dev.kvasir.spi.DequeuedMessage;
-import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
-import dev.kvasir.spi.RawEntry;
-import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import java.time.Duration;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,40 +18,30 @@ import org.junit.jupiter.api.Test;
 class ListBatchSizeTest {
   private static final int ENTRIES = 1_234;
 
-  /** The memory engine, recording the limit of every range read. */
-  private static final class Recording implements KvEngine {
-    final MemoryEngine inner = MemoryEngine.open();
-    final List<Integer> limits = new ArrayList<>();
+  /** The limit of every range the list asked the engine to read. */
+  private final List<Integer> limits = new ArrayList<>();
+  private final Kv kv = Kv.of(recording(MemoryEngine.open()));
 
-    @Override
-    public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency c) {
-      ranges.forEach(r -> limits.add(r.limit()));
-      return inner.snapshotRead(ranges, c);
-    }
-
-    @Override
-    public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-      return inner.atomicWrite(write);
-    }
-
-    @Override
-    public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
-      return inner.dequeueNext(timeout);
-    }
-
-    @Override
-    public EngineWatch watch(List<RawKey> keys) {
-      return inner.watch(keys);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
-    }
+  /** {@code inner}, with the limit of every range read recorded in {@link #limits}. */
+  private KvEngine recording(KvEngine inner) {
+    InvocationHandler record = (proxy, method, args) -> {
+      if (method.getName().equals("snapshotRead")) {
+        ((List<?>) args[0]).forEach(r -> limits.add(((ReadRange) r).limit()));
+      }
+      try {
+        return method.invoke(inner, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    };
+    return (KvEngine) Proxy.newProxyInstance(KvEngine.class.getClassLoader(),
+        new Class<?>[] {KvEngine.class}, record);
   }
 
-  private final Recording engine = new Recording();
-  private final Kv kv = Kv.of(engine);
+  @AfterEach
+  void close() {
+    kv.close();
+  }
 
   @BeforeEach
   void fill() {
@@ -67,7 +52,7 @@ class ListBatchSizeTest {
       }
       op.commit();
     }
-    engine.limits.clear();
+    limits.clear();
   }
 
   /** Lists under {@code ["n"]} and returns the limits of the reads it took. */
@@ -78,7 +63,7 @@ class ListBatchSizeTest {
       i++;
     }
     assertThat(i).isEqualTo(expectedEntries);
-    return engine.limits;
+    return limits;
   }
 
   @Test
@@ -95,7 +80,7 @@ class ListBatchSizeTest {
   @Test
   void withALimit_theFirstReadIsTheLimit_andTheLastOnlyWhatIsLeft() {
     assertThat(reads(ListOptions.defaults().limit(250), 250)).containsExactly(250);
-    engine.limits.clear();
+    limits.clear();
     assertThat(reads(ListOptions.defaults().limit(1_100), 1_100)).containsExactly(500, 500, 100);
   }
 
@@ -105,6 +90,6 @@ class ListBatchSizeTest {
     for (int i = 0; i < 100; i++) {
       it.next();
     }
-    assertThat(engine.limits).containsExactly(100);
+    assertThat(limits).containsExactly(100);
   }
 }
