@@ -38,11 +38,6 @@ class ListBatchSizeTest {
         new Class<?>[] {KvEngine.class}, record);
   }
 
-  @AfterEach
-  void close() {
-    kv.close();
-  }
-
   @BeforeEach
   void fill() {
     for (int i = 0; i < ENTRIES; i += 100) {
@@ -53,6 +48,11 @@ class ListBatchSizeTest {
       op.commit();
     }
     limits.clear();
+  }
+
+  @AfterEach
+  void close() {
+    kv.close();
   }
 
   /** Lists under {@code ["n"]} and returns the limits of the reads it took. */
