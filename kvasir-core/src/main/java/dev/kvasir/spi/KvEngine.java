@@ -63,6 +63,25 @@ public interface KvEngine extends AutoCloseable {
   }
 
   /**
+   * Whether a snapshot read of a few entries costs only microseconds of the caller's thread: it
+   * reads this process's memory or local files and waits for no network and no commit. A server
+   * then reads on the thread that received the request instead of handing it to another
+   * (docs/kv-connect.md §13). False by default: callers assume a read may wait.
+   */
+  default boolean readsWithoutWaiting() {
+    return false;
+  }
+
+  /**
+   * Whether {@link #atomicWriteAsync} returns without waiting for storage or a network: it hands
+   * the write to a thread of the engine's, or applies it in memory. A server then commits from
+   * the thread that received the request (docs/kv-connect.md §13). False by default.
+   */
+  default boolean writesWithoutWaiting() {
+    return false;
+  }
+
+  /**
    * Waits up to {@code timeout} for the next due queue message and marks it running. The
    * caller must {@link DequeuedMessage#finish(boolean) finish} it. A wait that runs out takes
    * nothing, so callers that wait for long (a queue listener, a server holding a client's long

@@ -187,6 +187,11 @@ public final class PostgresEngine implements KvEngine {
     return CompletableFuture.supplyAsync(() -> snapshotRead(ranges, consistency), readPool);
   }
 
+  @Override
+  public boolean writesWithoutWaiting() {
+    return true;
+  }
+
   /** Queued for the next group commit; the future completes on the writer once committed. */
   @Override
   public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {

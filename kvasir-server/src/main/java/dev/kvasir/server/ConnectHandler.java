@@ -10,6 +10,7 @@ import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvLimitException;
 import dev.kvasir.base.KvTypeException;
 import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.base.Versionstamp;
 import dev.kvasir.connect.BadRequestException;
 import dev.kvasir.connect.Metadata;
 import dev.kvasir.connect.Wire;
@@ -34,11 +35,14 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,6 +55,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,12 +65,23 @@ import org.slf4j.LoggerFactory;
  * Every request needs one of the bearer tokens, and stays within that token's reach
  * (read-only, key prefixes: docs/operations.md §4, else 403); a refused request gets a 4xx
  * with a plain-text reason and touches nothing; 5xx is only for faults of the server itself.
+ *
+ * <p>Jetty calls it on the thread that parsed the request, often its selector (it is declared
+ * non-blocking), so it never waits there: small reads of an engine that reads without waiting
+ * and commits handed to the engine's commit thread run there, everything else on the server's
+ * pool (docs/kv-connect.md §13).
  */
 final class ConnectHandler extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectHandler.class);
   private static final int MAX_METADATA_BYTES = 64 * 1024;
   /** The largest valid atomic write (§7) plus protobuf framing, with room to spare. */
   private static final int MAX_DATA_BYTES = 4 * 1024 * 1024;
+  /**
+   * The most entries a snapshot read may ask for and still run on the thread that received it:
+   * gets, Deno's batches of up to 10 keys and short lists; at most 16 values of 64 KiB
+   * (docs/kv-connect.md §13).
+   */
+  private static final int MAX_ENTRIES_READ_IN_PLACE = 16;
   static final String PROTOBUF = "application/x-protobuf";
   /**
    * Kvasir's own header on a 400: {@code type} or {@code limit}, so that Kvasir's client throws
@@ -98,6 +114,7 @@ final class ConnectHandler extends Handler.Abstract {
       Set<Integer> versions,
       Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline,
       QueueGateway queues, Consumer<Boolean> onCommit) {
+    super(InvocationType.NON_BLOCKING); // nothing below waits on Jetty's thread: see offload
     this.onCommit = onCommit;
     this.queues = queues;
     this.watchLimits = watchLimits;
@@ -213,18 +230,49 @@ final class ConnectHandler extends Handler.Abstract {
     return new Refused(400, "The request body could not be read: " + cause.getMessage());
   }
 
+  /** Answers the request whose body arrived; only the metadata answer is always made here. */
   private void serve(String path, Request request, Response response, Callback callback,
       byte[] body) throws Refused {
     switch (path) {
       case "/" -> metadata(request, response, callback, body);
       case "/v2/snapshot_read" -> snapshotRead(request, response, callback, body);
       case "/v2/atomic_write" -> atomicWrite(request, response, callback, body);
+      default -> offload(path, request, response, callback,
+          () -> serveOnPool(path, request, response, callback, body));
+    }
+  }
+
+  /** The requests that may wait: for a watch's first read, a queue's commits. */
+  private void serveOnPool(String path, Request request, Response response, Callback callback,
+      byte[] body) throws Refused {
+    switch (path) {
       case "/v2/watch" -> watch(request, response, callback, body);
       case "/v2/kvasir/queue/next" -> queueNext(path, request, response, callback, body);
       case "/v2/kvasir/queue/renew" -> queueRenew(request, response, callback, body);
       case "/v2/kvasir/queue/finish" -> queueFinish(request, response, callback, body);
       case "/v2/kvasir/queue/cancel" -> queueCancel(request, response, callback, body);
       default -> throw new Refused(404, "Resource not found.");
+    }
+  }
+
+  /**
+   * Runs {@code step} on a thread of the server's pool, where it may wait, answering its refusal
+   * or failure as {@link #answer} does; the request counts as in flight until it returns.
+   */
+  private void offload(String path, Request request, Response response, Callback callback,
+      Step step) {
+    inFlight.incrementAndGet();
+    try {
+      request.getComponents().getExecutor().execute(() -> {
+        try {
+          answer(path, response, callback, step);
+        } finally {
+          inFlight.decrementAndGet();
+        }
+      });
+    } catch (RejectedExecutionException e) { // the server is stopping
+      inFlight.decrementAndGet();
+      throw new KvClosedException();
     }
   }
 
@@ -358,8 +406,17 @@ final class ConnectHandler extends Handler.Abstract {
         throw forbidden("read keys outside its prefixes");
       }
     }
-    var output = Wire.snapshotReadOutput(engine.snapshotRead(ranges, Consistency.STRONG));
-    sendProtobuf(response, callback, output.toByteArray());
+    Step read = () -> sendProtobuf(response, callback, Wire.snapshotReadOutput(
+        engine.snapshotRead(ranges, Consistency.STRONG)).toByteArray());
+    long asked = 0;
+    for (ReadRange range : ranges) {
+      asked += range.limit();
+    }
+    if (engine.readsWithoutWaiting() && asked <= MAX_ENTRIES_READ_IN_PLACE) {
+      read.run();
+    } else {
+      offload("/v2/snapshot_read", request, response, callback, read);
+    }
   }
 
   private void atomicWrite(Request request, Response response, Callback callback, byte[] body)
@@ -375,10 +432,48 @@ final class ConnectHandler extends Handler.Abstract {
         throw new Refused(400, "Invalid " + Wire.IDEMPOTENCY_KEY_HEADER + ": " + e.getMessage());
       }
     }
-    var committed = engine.atomicWrite(write);
+    AtomicWrite accepted = write;
+    if (!engine.writesWithoutWaiting()) {
+      offload("/v2/atomic_write", request, response, callback,
+          () -> answerCommit(response, callback, engine.atomicWrite(accepted)));
+      return;
+    }
+    // Answered from the thread that completes the commit (the engine's commit thread), so the
+    // request changes threads once instead of up to three times (docs/kv-connect.md §13).
+    inFlight.incrementAndGet();
+    CompletableFuture<Optional<Versionstamp>> commit;
+    try {
+      commit = engine.atomicWriteAsync(accepted);
+    } catch (RuntimeException e) {
+      inFlight.decrementAndGet();
+      throw e;
+    }
+    commit.whenComplete((committed, failure) -> {
+      try {
+        answer("/v2/atomic_write", response, callback, () -> {
+          if (failure != null) {
+            throw unwrapped(failure);
+          }
+          answerCommit(response, callback, committed);
+        });
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    });
+  }
+
+  private void answerCommit(Response response, Callback callback,
+      Optional<Versionstamp> committed) {
     onCommit.accept(committed.isPresent());
-    var output = Wire.atomicWriteOutput(committed);
-    sendProtobuf(response, callback, output.toByteArray());
+    sendProtobuf(response, callback, Wire.atomicWriteOutput(committed).toByteArray());
+  }
+
+  /** The engine's exception behind a failed future, to be answered as if thrown directly. */
+  private static RuntimeException unwrapped(Throwable failure) {
+    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
+    return cause instanceof RuntimeException r ? r
+        : new KvException("the commit failed: " + cause, cause);
   }
 
   /** A read-only token writes nothing; a scoped one only keys under its prefixes. */

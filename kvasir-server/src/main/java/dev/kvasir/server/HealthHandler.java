@@ -22,7 +22,8 @@ import org.eclipse.jetty.util.Callback;
  * /readyz} answers 200 once the database answered a read within the deadline, 503 otherwise
  * and while the server drains. One read serves every probe within {@link #READY_CACHE_MS}, and
  * it runs on a thread of its own, so a database that hangs holds no request thread. Every other
- * request goes on to KV Connect.
+ * request goes on to KV Connect. Jetty may call it on its selector (docs/kv-connect.md §13), so
+ * a readiness answer, which may wait for the probe, is made on a thread of the server's pool.
  */
 final class HealthHandler extends Handler.Wrapper {
   /** How long a readiness answer is reused: probes every second cost one read a second. */
@@ -66,9 +67,21 @@ final class HealthHandler extends Handler.Wrapper {
     if (draining.getAsBoolean()) {
       return answer(response, callback, 503, "not ready: the server is stopping\n");
     }
-    String why = readiness();
-    return why == null ? answer(response, callback, 200, "ready\n")
-        : answer(response, callback, 503, "not ready: " + why + "\n");
+    request.getComponents().getExecutor().execute(() -> {
+      String why;
+      try {
+        why = readiness();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        why = "the server is stopping";
+      }
+      if (why == null) {
+        answer(response, callback, 200, "ready\n");
+      } else {
+        answer(response, callback, 503, "not ready: " + why + "\n");
+      }
+    });
+    return true;
   }
 
   /**

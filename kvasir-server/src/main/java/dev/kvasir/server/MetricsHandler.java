@@ -12,7 +12,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * {@code GET /metrics}: the registry in Prometheus's text format (docs/operations.md §5),
- * behind its own bearer token when one is set, so a scraper needs no database token.
+ * behind its own bearer token when one is set, so a scraper needs no database token. The
+ * scrape, which reads every meter, runs on a thread of the server's pool, not on the selector
+ * Jetty may call this on (docs/kv-connect.md §13).
  */
 final class MetricsHandler extends Handler.Wrapper {
   private final PrometheusMeterRegistry registry;
@@ -41,7 +43,8 @@ final class MetricsHandler extends Handler.Wrapper {
             "the metrics need 'Authorization: Bearer <metrics token>'\n");
       }
     }
-    return Replies.send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
-        registry.scrape());
+    request.getComponents().getExecutor().execute(() -> Replies.send(response, callback, 200,
+        "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+    return true;
   }
 }

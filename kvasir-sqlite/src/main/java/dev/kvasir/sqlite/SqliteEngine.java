@@ -289,6 +289,20 @@ public final class SqliteEngine implements KvEngine {
     return CompletableFuture.supplyAsync(() -> snapshotRead(ranges, consistency), readPool);
   }
 
+  /**
+   * On a file, each read takes a reader connection of its own, and WAL readers wait for no
+   * commit; in memory, reads queue on the writer behind the commits.
+   */
+  @Override
+  public boolean readsWithoutWaiting() {
+    return readers != null;
+  }
+
+  @Override
+  public boolean writesWithoutWaiting() {
+    return true;
+  }
+
   /** Queued for the next group commit; the future completes on the writer once durable. */
   @Override
   public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
