@@ -76,18 +76,16 @@ public final class Wire {
     if (read.getRangesCount() > Limits.MAX_READ_RANGES) {
       throw new BadRequestException("Too many read ranges requested in one read request.");
     }
-    long entries = 0;
     List<ReadRange> out = new ArrayList<>(read.getRangesCount());
     for (dev.kvasir.connect.proto.ReadRange r : read.getRangesList()) {
       if (r.getLimit() <= 0) {
         throw new BadRequestException(
             "The read range limit of the snapshot read request is invalid.");
       }
-      entries += r.getLimit();
       out.add(new ReadRange(readKey(r.getStart()), readKey(r.getEnd()), r.getLimit(),
           r.getReverse()));
     }
-    if (entries > Limits.MAX_READ_ENTRIES) {
+    if (ReadRange.entriesAsked(out) > Limits.MAX_READ_ENTRIES) {
       throw new BadRequestException("The total number of entries requested across read ranges"
           + " in the read request is too large.");
     }

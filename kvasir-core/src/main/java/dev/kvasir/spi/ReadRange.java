@@ -1,6 +1,7 @@
 package dev.kvasir.spi;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,6 +15,15 @@ public record ReadRange(RawKey start, RawKey end, int limit, boolean reverse) {
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be greater than 0: " + limit);
     }
+  }
+
+  /** The most entries {@code ranges} can return together: the sum of their limits. */
+  public static long entriesAsked(List<ReadRange> ranges) {
+    long entries = 0;
+    for (ReadRange range : ranges) {
+      entries += range.limit();
+    }
+    return entries;
   }
 
   /** The single key {@code k}: {@code [k, k‖00)}, limit 1. */

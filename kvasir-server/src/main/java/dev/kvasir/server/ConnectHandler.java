@@ -199,18 +199,12 @@ final class ConnectHandler extends Handler.Abstract {
     int max = maxBody(path);
     Content.Source.asByteArrayAsync(request, max)
         .orTimeout(bodyDeadline.toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete((body, failure) -> {
-          try {
-            answer(path, response, callback, () -> {
-              if (failure != null) {
-                throw refusedBody(failure, max);
-              }
-              serve(path, request, response, callback, body);
-            });
-          } finally {
-            inFlight.decrementAndGet();
+        .whenComplete((body, failure) -> answerAndRelease(path, response, callback, () -> {
+          if (failure != null) {
+            throw refusedBody(failure, max);
           }
-        });
+          serve(path, request, response, callback, body);
+        }));
   }
 
   private static int maxBody(String path) {
@@ -263,16 +257,20 @@ final class ConnectHandler extends Handler.Abstract {
       Step step) {
     inFlight.incrementAndGet();
     try {
-      request.getComponents().getExecutor().execute(() -> {
-        try {
-          answer(path, response, callback, step);
-        } finally {
-          inFlight.decrementAndGet();
-        }
-      });
+      request.getComponents().getExecutor()
+          .execute(() -> answerAndRelease(path, response, callback, step));
     } catch (RejectedExecutionException e) { // the server is stopping
       inFlight.decrementAndGet();
       throw new KvClosedException();
+    }
+  }
+
+  /** {@link #answer}s {@code step} of a request counted in flight, which then no longer is. */
+  private void answerAndRelease(String path, Response response, Callback callback, Step step) {
+    try {
+      answer(path, response, callback, step);
+    } finally {
+      inFlight.decrementAndGet();
     }
   }
 
@@ -408,11 +406,8 @@ final class ConnectHandler extends Handler.Abstract {
     }
     Step read = () -> sendProtobuf(response, callback, Wire.snapshotReadOutput(
         engine.snapshotRead(ranges, Consistency.STRONG)).toByteArray());
-    long asked = 0;
-    for (ReadRange range : ranges) {
-      asked += range.limit();
-    }
-    if (engine.readsWithoutWaiting() && asked <= MAX_ENTRIES_READ_IN_PLACE) {
+    if (engine.readsWithoutWaiting()
+        && ReadRange.entriesAsked(ranges) <= MAX_ENTRIES_READ_IN_PLACE) {
       read.run();
     } else {
       offload("/v2/snapshot_read", request, response, callback, read);
@@ -448,18 +443,13 @@ final class ConnectHandler extends Handler.Abstract {
       inFlight.decrementAndGet();
       throw e;
     }
-    commit.whenComplete((committed, failure) -> {
-      try {
-        answer("/v2/atomic_write", response, callback, () -> {
+    commit.whenComplete((committed, failure) ->
+        answerAndRelease("/v2/atomic_write", response, callback, () -> {
           if (failure != null) {
             throw unwrapped(failure);
           }
           answerCommit(response, callback, committed);
-        });
-      } finally {
-        inFlight.decrementAndGet();
-      }
-    });
+        }));
   }
 
   private void answerCommit(Response response, Callback callback,
