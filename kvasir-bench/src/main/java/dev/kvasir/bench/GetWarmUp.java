@@ -1,0 +1,71 @@
+package dev.kvasir.bench;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.ListSelector;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+/**
+ * How the harness's W2 speeds up from a cold JVM (docs/performance.md §1): the embedded SQLite
+ * engine gets W1's 10 000 entries (written and listed first, untimed) in W2's order, and prints the time
+ * per get of the first 1 000 gets and of every 5 000 after, with the JIT's compile time so
+ * far. The harness times W2 whole, so how long the code runs before it is compiled shows in
+ * its rate.
+ *
+ * <pre>
+ * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.GetWarmUp DIR [--gets 50000]
+ * </pre>
+ */
+public final class GetWarmUp {
+  private static final int ENTRIES = 10_000;
+  private static final int FIRST_CHUNK = 1_000;
+  private static final int CHUNK = 5_000;
+
+  private GetWarmUp() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 1 && !(args.length == 3 && args[1].equals("--gets"))) {
+      System.err.println("usage: GetWarmUp DIR [--gets N]");
+      System.exit(2);
+    }
+    int gets = args.length == 3 ? Integer.parseInt(args[2]) : 50_000;
+    Path dir = Files.createDirectories(Path.of(args[0]));
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    try (Kv kv = Kv.open(dir.resolve("warm-up.sqlite3").toString())) {
+      for (int i = 0; i < ENTRIES; i++) {
+        kv.set(KvKey.of("bench", i), Peer.value(i));
+      }
+      int listed = 0; // as the peer checks W1 before W2
+      for (KvEntry ignored : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
+        listed++;
+      }
+      PeerProtocol.require(listed == ENTRIES, "listed " + listed + " entries");
+      IntSupplier keys = PeerProtocol.w2Keys(42, ENTRIES);
+      long chunkStart = System.nanoTime();
+      long start = chunkStart;
+      int from = 0;
+      for (int k = 1; k <= gets; k++) {
+        int r = keys.getAsInt();
+        Object i = ((Map<?, ?>) kv.get(KvKey.of("bench", r)).value()).get("i");
+        if (((Double) i).intValue() != r) {
+          throw new IllegalStateException("get " + r + " returned i=" + i);
+        }
+        if (k == FIRST_CHUNK || k % CHUNK == 0 || k == gets) {
+          long now = System.nanoTime();
+          System.out.printf("gets %6d-%6d: %5.2f µs/get, JIT %5d ms so far%n", from + 1, k,
+              (now - chunkStart) / 1e3 / (k - from), jit.getTotalCompilationTime());
+          chunkStart = now;
+          from = k;
+        }
+      }
+      System.out.printf("all %d gets: %.1f ms, %.0f gets/s%n", gets,
+          (System.nanoTime() - start) / 1e6, gets / ((System.nanoTime() - start) / 1e9));
+    }
+  }
+}
