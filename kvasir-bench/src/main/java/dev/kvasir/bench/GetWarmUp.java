@@ -13,10 +13,10 @@ import java.util.function.IntSupplier;
 
 /**
  * How the harness's W2 speeds up from a cold JVM (docs/performance.md §1): the embedded SQLite
- * engine gets W1's 10 000 entries (written and listed first, untimed) in W2's order, and prints the time
- * per get of the first 1 000 gets and of every 5 000 after, with the JIT's compile time so
- * far. The harness times W2 whole, so how long the code runs before it is compiled shows in
- * its rate.
+ * engine gets W1's 10 000 entries (written and listed first, untimed) in W2's order, and
+ * prints the time per get of the first 1 000 gets and of every 5 000 after, with the JIT's
+ * compile time so far. The harness times W2 whole, so how long the code runs before it is
+ * compiled shows in its rate.
  *
  * <pre>
  * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.GetWarmUp DIR [--gets 50000]
@@ -64,8 +64,9 @@ public final class GetWarmUp {
           from = k;
         }
       }
-      System.out.printf("all %d gets: %.1f ms, %.0f gets/s%n", gets,
-          (System.nanoTime() - start) / 1e6, gets / ((System.nanoTime() - start) / 1e9));
+      double seconds = (System.nanoTime() - start) / 1e9;
+      System.out.printf("all %d gets: %.1f ms, %.0f gets/s%n", gets, seconds * 1e3,
+          gets / seconds);
     }
   }
 }
