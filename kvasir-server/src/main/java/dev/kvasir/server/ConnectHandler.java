@@ -212,8 +212,7 @@ final class ConnectHandler extends Handler.Abstract {
   }
 
   private Refused refusedBody(Throwable failure, int max) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-        ? failure.getCause() : failure;
+    Throwable cause = cause(failure);
     if (cause instanceof TimeoutException) {
       return new Refused(408, "The request body did not arrive within "
           + bodyDeadline.toSeconds() + " s.");
@@ -460,10 +459,15 @@ final class ConnectHandler extends Handler.Abstract {
 
   /** The engine's exception behind a failed future, to be answered as if thrown directly. */
   private static RuntimeException unwrapped(Throwable failure) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-        ? failure.getCause() : failure;
+    Throwable cause = cause(failure);
     return cause instanceof RuntimeException r ? r
         : new KvException("the commit failed: " + cause, cause);
+  }
+
+  /** What failed a future: the cause a {@link CompletionException} wraps, else the failure. */
+  private static Throwable cause(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
   }
 
   /** A read-only token writes nothing; a scoped one only keys under its prefixes. */
