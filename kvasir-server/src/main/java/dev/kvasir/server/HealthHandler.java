@@ -28,6 +28,7 @@ import org.eclipse.jetty.util.Callback;
 final class HealthHandler extends Handler.Wrapper {
   /** How long a readiness answer is reused: probes every second cost one read a second. */
   static final long READY_CACHE_MS = 1_000;
+  private static final String STOPPING = "not ready: the server is stopping\n";
   /** Any key: the probe reads it and ignores what it finds. */
   private static final ReadRange PROBE = ReadRange.single(RawKey.wrap(new byte[] {0x01}));
 
@@ -57,6 +58,7 @@ final class HealthHandler extends Handler.Wrapper {
     if (!path.equals("/healthz") && !path.equals("/readyz")) {
       return super.handle(request, response, callback);
     }
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     if (!HttpMethod.GET.is(request.getMethod()) && !HttpMethod.HEAD.is(request.getMethod())) {
       response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
       return answer(response, callback, 405, "probes take GET\n");
@@ -65,9 +67,9 @@ final class HealthHandler extends Handler.Wrapper {
       return answer(response, callback, 200, "ok\n");
     }
     if (draining.getAsBoolean()) {
-      return answer(response, callback, 503, "not ready: the server is stopping\n");
+      return answer(response, callback, 503, STOPPING);
     }
-    request.getComponents().getExecutor().execute(() -> {
+    return Replies.onPool(request, response, callback, STOPPING, () -> {
       String why;
       try {
         why = readiness();
@@ -81,7 +83,6 @@ final class HealthHandler extends Handler.Wrapper {
         answer(response, callback, 503, "not ready: " + why + "\n");
       }
     });
-    return true;
   }
 
   /**
@@ -125,7 +126,6 @@ final class HealthHandler extends Handler.Wrapper {
   }
 
   private static boolean answer(Response response, Callback callback, int status, String body) {
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     return Replies.send(response, callback, status, Replies.TEXT, body);
   }
 

@@ -14,7 +14,7 @@ import org.eclipse.jetty.util.Callback;
  * {@code GET /metrics}: the registry in Prometheus's text format (docs/operations.md §5),
  * behind its own bearer token when one is set, so a scraper needs no database token. The
  * scrape, which reads every meter, runs on a thread of the server's pool, not on the selector
- * Jetty may call this on (docs/kv-connect.md §13).
+ * Jetty may call this on (docs/kv-connect.md §13); 503 if that pool is stopping.
  */
 final class MetricsHandler extends Handler.Wrapper {
   private final PrometheusMeterRegistry registry;
@@ -43,8 +43,8 @@ final class MetricsHandler extends Handler.Wrapper {
             "the metrics need 'Authorization: Bearer <metrics token>'\n");
       }
     }
-    request.getComponents().getExecutor().execute(() -> Replies.send(response, callback, 200,
-        "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-    return true;
+    return Replies.onPool(request, response, callback, "the server is stopping\n",
+        () -> Replies.send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
+            registry.scrape()));
   }
 }

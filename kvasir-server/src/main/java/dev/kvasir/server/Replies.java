@@ -2,12 +2,16 @@ package dev.kvasir.server;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** What the server's handlers share: reading a bearer token and answering in plain text. */
+/**
+ * What the server's handlers share: reading a bearer token, answering in plain text, and moving
+ * an answer off Jetty's selector.
+ */
 final class Replies {
   static final String TEXT = "text/plain; charset=utf-8";
 
@@ -30,5 +34,23 @@ final class Replies {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
     response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
     return true;
+  }
+
+  /**
+   * Makes the answer on a thread of the server's pool, not on the selector Jetty may call a
+   * handler on (docs/kv-connect.md §13). A pool that refuses the task is stopping: then the
+   * caller gets 503 and {@code stopping} as the body, as KV Connect's requests do, not the 500
+   * Jetty would make of the exception.
+   *
+   * @return true: the request is handled either way
+   */
+  static boolean onPool(Request request, Response response, Callback callback, String stopping,
+      Runnable answer) {
+    try {
+      request.getComponents().getExecutor().execute(answer);
+      return true;
+    } catch (RejectedExecutionException e) {
+      return send(response, callback, 503, TEXT, stopping);
+    }
   }
 }
