@@ -20,12 +20,10 @@ import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,7 +57,8 @@ public final class RemoteEngine implements KvEngine {
   private final Set<RemoteWatch> watches = ConcurrentHashMap.newKeySet();
   private final RemoteQueue queue = new RemoteQueue(this);
   private volatile boolean queuesOffered;
-  private volatile Metadata metadata;
+  /** The metadata in use, with what data calls under it share. */
+  private volatile DataCalls calls;
   private volatile Instant refreshAt;
   private volatile boolean closed;
 
@@ -86,11 +85,11 @@ public final class RemoteEngine implements KvEngine {
 
   /** The metadata in use. */
   public Metadata metadata() {
-    return metadata;
+    return calls.metadata();
   }
 
-  /** The metadata, refreshed first if due; requests take no lock unless it is. */
-  private Metadata currentMetadata() {
+  /** The metadata's calls, refreshed first if due; requests take no lock unless it is. */
+  private DataCalls currentCalls() {
     if (Instant.now().isAfter(refreshAt)) {
       synchronized (this) {
         if (Instant.now().isAfter(refreshAt)) {
@@ -98,7 +97,7 @@ public final class RemoteEngine implements KvEngine {
         }
       }
     }
-    return metadata;
+    return calls;
   }
 
   private synchronized void refreshMetadata() {
@@ -111,7 +110,7 @@ public final class RemoteEngine implements KvEngine {
     Instant now = Instant.now();
     Instant early = m.expiresAt().minus(REFRESH_EARLY);
     Instant latest = now.plus(REFRESH_AT_LEAST_EVERY);
-    metadata = m;
+    calls = new DataCalls(m);
     refreshAt = early.isBefore(latest) ? early : latest;
   }
 
@@ -270,18 +269,8 @@ public final class RemoteEngine implements KvEngine {
 
   private Transport.Call dataCall(String method, MessageLite body, boolean strong,
       Duration timeout, Map<String, String> extraHeaders) {
-    Metadata m = currentMetadata();
-    Metadata.Endpoint endpoint = strong ? m.strongEndpoint() : m.eventualEndpoint();
-    Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("authorization", "Bearer " + m.token());
-    if (m.version() == 1) {
-      headers.put("x-transaction-domain-id", m.databaseId().toString());
-    } else {
-      headers.put("x-denokv-database-id", m.databaseId().toString());
-      headers.put("x-denokv-version", String.valueOf(m.version()));
-    }
-    headers.putAll(extraHeaders);
-    return new Transport.Call(URI.create(endpoint.url() + "/" + method), headers,
+    DataCalls c = currentCalls();
+    return new Transport.Call(c.uri(method, strong), c.headers(extraHeaders),
         "application/x-protobuf", body.toByteArray(), timeout);
   }
 
@@ -378,9 +367,10 @@ public final class RemoteEngine implements KvEngine {
   @Override
   public EngineWatch watch(List<RawKey> keys) {
     ensureOpen();
-    if (currentMetadata().version() < 3) {
+    int version = currentCalls().metadata().version();
+    if (version < 3) {
       throw new KvException("watch needs KV Connect protocol version 3; the server speaks "
-          + metadata.version());
+          + version);
     }
     RemoteWatch watch = new RemoteWatch(this, keys);
     watches.add(watch);
