@@ -169,7 +169,11 @@ final class V8Reader {
   private Object readDenseArray() {
     int id = newId();
     long length = readUint32();
-    requireBytes(length, "dense array of " + length + " elements");
+    // An element takes a byte at least. Checked here, so that the message is only built for
+    // input that fails: building it for every array showed in profiles of lists.
+    if (length < 0 || length > in.length - pos) {
+      requireBytes(length, "dense array of " + length + " elements");
+    }
     JsArray array = new JsArray((int) length);
     bind(id, array);
     for (long i = 0; i < length; i++) {
