@@ -49,9 +49,17 @@ record Notification(String instance, boolean enqueued, boolean expiring, Set<Lon
    */
   static String payload(String instance, boolean enqueued, boolean expiring, List<RawKey> keys,
       List<RawKey> stampedPrefixes) {
-    String flags = (enqueued ? "q" : "") + (expiring ? "e" : "");
-    StringBuilder sb = new StringBuilder(instance).append(' ')
-        .append(flags.isEmpty() ? "-" : flags).append(' ');
+    StringBuilder sb = new StringBuilder(instance).append(' ');
+    if (enqueued) {
+      sb.append('q');
+    }
+    if (expiring) {
+      sb.append('e');
+    }
+    if (!enqueued && !expiring) {
+      sb.append('-');
+    }
+    sb.append(' ');
     int start = sb.length();
     List<String> tokens = new ArrayList<>(keys.size() + stampedPrefixes.size());
     for (RawKey k : keys) {

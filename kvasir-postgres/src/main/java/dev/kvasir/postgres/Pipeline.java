@@ -74,6 +74,15 @@ final class Pipeline {
     this.payload = payload;
   }
 
+  private static boolean onlySetsAndDeletes(List<Mutation> mutations) {
+    for (Mutation m : mutations) {
+      if (m.kind() != Mutation.Kind.SET && m.kind() != Mutation.Kind.DELETE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether {@code write} can be sent without reading anything first. */
   static boolean accepts(AtomicWrite write) {
     if (write.idempotencyKey() != null) {
@@ -117,8 +126,7 @@ final class Pipeline {
     }
     versionStatements.add(statements);
     increments.add(increment);
-    if (write.mutations().stream().allMatch(m -> m.kind() == Mutation.Kind.SET
-        || m.kind() == Mutation.Kind.DELETE)) {
+    if (onlySetsAndDeletes(write.mutations())) {
       addSetsAndDeletes(write.mutations(), increment, last, now);
     } else {
       statement(sql.bumpVersion, (long) increment);

@@ -94,8 +94,10 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   @Override
   protected void runBatch(List<Pending<?>> batch) {
     List<Pending<?>> active = new ArrayList<>(batch);
-    boolean pipelined = active.stream().allMatch(p -> p.write != null
-        && Pipeline.accepts(p.write));
+    boolean pipelined = true;
+    for (Pending<?> p : active) {
+      pipelined &= p.write != null && Pipeline.accepts(p.write);
+    }
     long deadline = System.nanoTime() + retryTimeoutNanos;
     for (int tries = 0; !active.isEmpty(); ) {
       try {
