@@ -96,7 +96,10 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     List<Pending<?>> active = new ArrayList<>(batch);
     boolean pipelined = true;
     for (Pending<?> p : active) {
-      pipelined &= p.write != null && Pipeline.accepts(p.write);
+      if (p.write == null || !Pipeline.accepts(p.write)) {
+        pipelined = false;
+        break;
+      }
     }
     long deadline = System.nanoTime() + retryTimeoutNanos;
     for (int tries = 0; !active.isEmpty(); ) {
