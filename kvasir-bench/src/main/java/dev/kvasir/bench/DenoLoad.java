@@ -25,7 +25,7 @@ final class DenoLoad {
     try (DenoScript script = DenoScript.unpack("server-load.mjs")) {
       Process p = script.command(DenoPeer.binary().toString(), server.url(), ServerLoad.TOKEN,
           List.of(String.valueOf(options.clients()), String.valueOf(options.warmup()),
-              String.valueOf(options.seconds())))
+              String.valueOf(options.seconds()), String.valueOf(options.denoLoops())))
           .redirectError(ProcessBuilder.Redirect.INHERIT).start();
       long serverBefore = 0;
       long serverAfter = 0;

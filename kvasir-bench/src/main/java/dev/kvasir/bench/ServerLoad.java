@@ -37,9 +37,11 @@ import java.util.function.LongSupplier;
  *   <li>{@code remote}: Java clients in this process, each its own {@link Kv} and connection,
  *       through KV Connect to a server in a JVM of its own ({@link LoadServer}) on a SQLite
  *       file;
- *   <li>{@code deno}: the same mix from Deno clients (the script {@code server-load.mjs}, one
- *       event loop, each client its own {@code Deno.openKv}) against the same kind of server;
- *       the Deno the build installed, or {@code KVASIR_DENO};
+ *   <li>{@code deno}: the same mix from Deno clients (the script {@code server-load.mjs}, each
+ *       client its own {@code Deno.openKv}) against the same kind of server, the clients shared
+ *       out over {@code --deno-loops} event loops (workers of one Deno process; by default one
+ *       per core, as the Java driver's threads use every core); the Deno the build installed,
+ *       or {@code KVASIR_DENO};
  *   <li>{@code embedded}: the Java clients on the embedded API on the same kind of file.
  * </ul>
  *
@@ -49,7 +51,7 @@ import java.util.function.LongSupplier;
  *
  * <pre>
  * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR remote|deno|embedded
- *     [--clients 64] [--seconds 30] [--warmup 10] [--watches 0]
+ *     [--clients 64] [--seconds 30] [--warmup 10] [--watches 0] [--deno-loops CORES]
  * </pre>
  */
 public final class ServerLoad {
@@ -66,8 +68,12 @@ public final class ServerLoad {
     REMOTE, DENO, EMBEDDED
   }
 
+  /** The Deno driver's event loops unless told otherwise: one per core. */
+  static final int DEFAULT_DENO_LOOPS = Runtime.getRuntime().availableProcessors();
+
   /** A run's shape. */
-  public record Options(Driver driver, int clients, int seconds, int warmup, int watches) {}
+  public record Options(Driver driver, int clients, int seconds, int warmup, int watches,
+      int denoLoops) {}
 
   /** Median and 99th percentile of some operations, in milliseconds. */
   public record Latency(long count, double p50Millis, double p99Millis) {
@@ -101,7 +107,8 @@ public final class ServerLoad {
           "%s, %d clients, %d s after %d s warm-up%s: %d operations (%.0f/s), %d errors,"
           + " %d lost increments, %s", options.driver().name().toLowerCase(Locale.ROOT),
           options.clients(), options.seconds(), options.warmup(),
-          options.watches() > 0 ? ", " + options.watches() + " watch streams" : "",
+          (options.watches() > 0 ? ", " + options.watches() + " watch streams" : "")
+          + (options.driver() == Driver.DENO ? ", " + options.denoLoops() + " event loops" : ""),
           operations, perSecond(), errors, lostIncrements, all));
       byKind.forEach((kind, l) -> s.append(String.format(Locale.ROOT, "\n  %-9s %7d, %s",
           kind, l.count(), l)));
@@ -114,11 +121,11 @@ public final class ServerLoad {
   public static void main(String[] args) throws Exception {
     if (args.length < 2 || args.length % 2 != 0) {
       System.err.println("usage: ServerLoad DIR remote|deno|embedded [--clients N] [--seconds N]"
-          + " [--warmup N] [--watches N]");
+          + " [--warmup N] [--watches N] [--deno-loops N]");
       System.exit(2);
     }
     Map<String, Integer> named = new LinkedHashMap<>(Map.of("--clients", 64, "--seconds", 30,
-        "--warmup", 10, "--watches", 0));
+        "--warmup", 10, "--watches", 0, "--deno-loops", DEFAULT_DENO_LOOPS));
     for (int i = 2; i + 1 < args.length; i += 2) {
       if (!named.containsKey(args[i])) {
         System.err.println("unknown option " + args[i]);
@@ -126,9 +133,13 @@ public final class ServerLoad {
       }
       named.put(args[i], Integer.parseInt(args[i + 1]));
     }
+    if (named.get("--deno-loops") < 1) {
+      System.err.println("--deno-loops must be at least 1");
+      System.exit(2);
+    }
     Options options = new Options(Driver.valueOf(args[1].toUpperCase(Locale.ROOT)),
         named.get("--clients"), named.get("--seconds"), named.get("--warmup"),
-        named.get("--watches"));
+        named.get("--watches"), named.get("--deno-loops"));
     System.out.println(run(Files.createDirectories(Path.of(args[0])), options));
   }
 

@@ -19,7 +19,8 @@ class ServerLoadIT {
   @ParameterizedTest
   @EnumSource(value = ServerLoad.Driver.class, names = {"REMOTE", "DENO"})
   void sixtyFourClients_noErrors_noLostWrites(ServerLoad.Driver driver) throws Exception {
-    ServerLoad.Result result = ServerLoad.run(dir, new ServerLoad.Options(driver, 64, 8, 2, 0));
+    ServerLoad.Result result = ServerLoad.run(dir, new ServerLoad.Options(driver, 64, 8, 2, 0,
+        ServerLoad.DEFAULT_DENO_LOOPS));
     System.out.println(result);
     assertThat(result.operations()).isPositive();
     assertThat(result.errors()).isZero();
