@@ -1,14 +1,10 @@
 package dev.kvasir.bench;
 
 import dev.kvasir.Kv;
-import dev.kvasir.KvEntry;
-import dev.kvasir.KvKey;
-import dev.kvasir.ListSelector;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.function.IntSupplier;
 
 /**
@@ -38,24 +34,13 @@ public final class GetWarmUp {
     Path dir = Files.createDirectories(Path.of(args[0]));
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     try (Kv kv = Kv.open(dir.resolve("warm-up.sqlite3").toString())) {
-      for (int i = 0; i < ENTRIES; i++) {
-        kv.set(KvKey.of("bench", i), Peer.value(i));
-      }
-      int listed = 0; // as the peer checks W1 before W2
-      for (KvEntry ignored : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
-        listed++;
-      }
-      PeerProtocol.require(listed == ENTRIES, "listed " + listed + " entries");
+      Peer.w1(kv, ENTRIES); // W1 as the peer runs it, with its check by a list
       IntSupplier keys = PeerProtocol.w2Keys(42, ENTRIES);
       long chunkStart = System.nanoTime();
       long start = chunkStart;
       int from = 0;
       for (int k = 1; k <= gets; k++) {
-        int r = keys.getAsInt();
-        Object i = ((Map<?, ?>) kv.get(KvKey.of("bench", r)).value()).get("i");
-        if (((Double) i).intValue() != r) {
-          throw new IllegalStateException("get " + r + " returned i=" + i);
-        }
+        Peer.checkedGet(kv, keys.getAsInt());
         if (k == FIRST_CHUNK || k % CHUNK == 0 || k == gets) {
           long now = System.nanoTime();
           System.out.printf("gets %6d-%6d: %5.2f µs/get, JIT %5d ms so far%n", from + 1, k,

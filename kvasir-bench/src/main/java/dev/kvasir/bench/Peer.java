@@ -127,7 +127,8 @@ public final class Peer {
     return n;
   }
 
-  private static String w1(Kv kv, int n1) {
+  /** W1: sets {@code n1} entries, one commit each; the harness's line for it. */
+  static String w1(Kv kv, int n1) {
     long start = System.nanoTime();
     Versionstamp previous = null;
     for (int i = 0; i < n1; i++) {
@@ -148,13 +149,18 @@ public final class Peer {
     long start = System.nanoTime();
     for (int k = 0; k < n2; k++) {
       int r = keys.getAsInt();
-      Object v = ((Map<?, ?>) kv.get(KvKey.of("bench", r)).value()).get("i");
-      if (((Double) v).intValue() != r) {
-        throw new IllegalStateException("W2 get " + r + " returned i=" + v);
-      }
+      checkedGet(kv, r);
       checksum += r;
     }
     return line("W2", n2, start, ",\"checksum\":" + checksum);
+  }
+
+  /** One of W2's gets, checked as the JS peers check it: the value's field equals the index. */
+  static void checkedGet(Kv kv, int r) {
+    Object v = ((Map<?, ?>) kv.get(KvKey.of("bench", r)).value()).get("i");
+    if (((Double) v).intValue() != r) {
+      throw new IllegalStateException("W2 get " + r + " returned i=" + v);
+    }
   }
 
   private static String w3(Kv kv, int commits, int batch) {
