@@ -28,6 +28,7 @@ import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
@@ -75,7 +76,12 @@ final class Transport implements AutoCloseable {
     threads.setReservedThreads(0);
     connector.setExecutor(threads);
     connector.setScheduler(new ScheduledExecutorScheduler("kvasir-remote-timer", true));
-    client = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client(connector)));
+    HttpClientTransportOverHTTP2 transport =
+        new HttpClientTransportOverHTTP2(new HTTP2Client(connector));
+    // Answers complete on the thread that read them, with no hand-over to another (§11): what
+    // runs there never blocks (collecting a body, completing a future, queueing a watch's bytes).
+    transport.setInvocationType(InvocationType.NON_BLOCKING);
+    client = new HttpClient(transport);
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "kvasir"));
     client.setConnectTimeout(config.timeout().toMillis());
     try {
