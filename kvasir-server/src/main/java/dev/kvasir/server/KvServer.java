@@ -70,6 +70,11 @@ public final class KvServer implements AutoCloseable {
     QueuedThreadPool threads = new QueuedThreadPool(b.maxThreads);
     threads.setName("kvasir-server");
     threads.setDaemon(true);
+    if (Runtime.getRuntime().availableProcessors() <= 2) {
+      // No spare thread to take over selecting while another consumes: on one or two
+      // processors, waking it cost more than it saved (docs/kv-connect.md §13).
+      threads.setReservedThreads(0);
+    }
     jetty = new Server(threads);
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
