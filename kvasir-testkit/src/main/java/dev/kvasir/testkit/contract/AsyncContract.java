@@ -64,6 +64,21 @@ public abstract class AsyncContract extends ContractBase {
   }
 
   @Test
+  void callbacks_mayCallTheBlockingApi() throws Exception {
+    kv.set(key("b", 1), "one");
+    // Callbacks run on the executor given, never on a thread the engine needs to answer a call
+    // (the remote client's selector, the commit thread), so a blocking call there completes.
+    Object copied = async.get(key("b", 1))
+        .thenApply(e -> kv.set(key("b", 2), e.value()).ok() ? kv.get(key("b", 2)).value() : null)
+        .get(30, TimeUnit.SECONDS);
+    assertThat(copied).isEqualTo("one");
+    Object written = async.set(key("b", 3), 3)
+        .thenApply(done -> kv.set(key("b", 4), 4).ok() ? kv.get(key("b", 4)).value() : null)
+        .get(30, TimeUnit.SECONDS);
+    assertThat(written).isEqualTo(4.0);
+  }
+
+  @Test
   void list_readsEveryBatch_andTheOptions() {
     for (int i = 0; i < 25; i++) {
       kv.set(key("l", i), i);
