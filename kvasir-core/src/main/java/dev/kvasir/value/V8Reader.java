@@ -169,10 +169,10 @@ final class V8Reader {
   private Object readDenseArray() {
     int id = newId();
     long length = readUint32();
-    // An element takes a byte at least. Checked here, so that the message is only built for
-    // input that fails: building it for every array showed in profiles of lists.
-    if (length < 0 || length > in.length - pos) {
-      requireBytes(length, "dense array of " + length + " elements");
+    // An element takes a byte at least. The message is only built for input that fails:
+    // building it for every array showed in profiles of lists.
+    if (!hasBytes(length)) {
+      throw tooFewBytes(length, "dense array of " + length + " elements");
     }
     JsArray array = new JsArray((int) length);
     bind(id, array);
@@ -548,10 +548,18 @@ final class V8Reader {
   }
 
   private void requireBytes(long length, String what) {
-    if (length < 0 || length > in.length - pos) {
-      throw error(what + " needs " + Long.toUnsignedString(length) + " bytes, "
-          + (in.length - pos) + " left");
+    if (!hasBytes(length)) {
+      throw tooFewBytes(length, what);
     }
+  }
+
+  private boolean hasBytes(long length) {
+    return length >= 0 && length <= in.length - pos;
+  }
+
+  private Malformed tooFewBytes(long length, String what) {
+    return error(what + " needs " + Long.toUnsignedString(length) + " bytes, "
+        + (in.length - pos) + " left");
   }
 
   private Malformed error(String message) {
