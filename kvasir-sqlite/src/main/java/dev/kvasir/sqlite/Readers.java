@@ -11,24 +11,48 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A pool of read-only connections. In WAL mode each read transaction sees one committed state,
  * so all ranges of one snapshot read come from the same snapshot, and readers never wait for
- * the writer.
+ * the writer. A connection keeps its transaction between reads while nothing is committed
+ * ({@link SnapshotReader}). An idle one ends it once this JVM commits, or after {@link
+ * #HOLD_IDLE_MS} (another process's commit), so that checkpoints need not wait for it
+ * (docs/sqlite.md §9).
  */
 final class Readers implements AutoCloseable {
-  private final BlockingQueue<Tx> idle;
-  private final List<Tx> all;
+  /** How long an idle connection may keep its transaction. */
+  static final long HOLD_IDLE_MS = 100;
+
+  private final BlockingQueue<SnapshotReader> idle;
+  private final List<SnapshotReader> all;
   private final Duration busyTimeout;
   private final SqliteMeters meters;
+  private final AtomicInteger holders = new AtomicInteger();
+  private final AtomicBoolean releaseScheduled = new AtomicBoolean();
+  private final ScheduledExecutorService timer;
   private volatile boolean closed;
 
-  Readers(List<Tx> connections, Duration busyTimeout, SqliteMeters meters) {
-    this.all = List.copyOf(connections);
-    this.idle = new ArrayBlockingQueue<>(connections.size(), false, connections);
+  /**
+   * Readers on {@code connections}; with a {@code header}, they keep their transactions between
+   * reads, and {@code timer} ends those of idle connections.
+   */
+  Readers(List<Tx> connections, WalIndexHeader header, Duration busyTimeout,
+      SqliteMeters meters, ScheduledExecutorService timer) {
+    List<SnapshotReader> readers = new ArrayList<>();
+    for (Tx tx : connections) {
+      readers.add(new SnapshotReader(tx, header, holders));
+    }
+    this.all = List.copyOf(readers);
+    this.idle = new ArrayBlockingQueue<>(readers.size(), false, readers);
     this.busyTimeout = busyTimeout;
     this.meters = meters;
+    this.timer = timer;
   }
 
   /** Runs {@code work} in a read transaction on an idle connection. */
@@ -37,14 +61,14 @@ final class Readers implements AutoCloseable {
   }
 
   /**
-   * Runs {@code work} on an idle connection; without {@code transaction} each statement is its
+   * Runs {@code work} on an idle connection; without {@code transaction} a statement may be its
    * own read transaction, which is enough for work of one statement and saves two round trips
    * into SQLite.
    */
   <T> T run(Writer.Task<T> work, boolean transaction) {
-    Tx tx;
+    SnapshotReader reader;
     try {
-      tx = idle.take();
+      reader = idle.take();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new KvException("interrupted while waiting for a reader connection", e);
@@ -56,7 +80,7 @@ final class Readers implements AutoCloseable {
       Busy busy = null;
       while (true) {
         try {
-          return transaction ? runOnce(tx, work) : work.run(tx);
+          return reader.read(work, transaction);
         } catch (SQLException e) {
           busy = busy != null ? busy : new Busy(busyTimeout, "read", meters);
           busy.backOff(e);
@@ -64,18 +88,76 @@ final class Readers implements AutoCloseable {
       }
     } catch (SQLException e) {
       // The driver finalizes a statement after some errors; the next read prepares it afresh.
-      tx.abandon();
+      reader.abandon();
       if (StorageFault.is(e)) {
         throw new KvUnavailableException("read failed: the storage failed (" + e.getMessage()
             + "); retry once the cause is gone", false, e);
       }
       throw new KvException("read failed: " + e.getMessage(), e);
     } finally {
-      idle.add(tx);
+      idle.add(reader);
+      if (holders.get() > 0) {
+        scheduleRelease();
+      }
     }
   }
 
-  private static <T> T runOnce(Tx tx, Writer.Task<T> work) throws SQLException {
+  /** Makes sure that a release of idle transactions is due; one at a time. */
+  private void scheduleRelease() {
+    if (!releaseScheduled.get() && releaseScheduled.compareAndSet(false, true)) {
+      try {
+        timer.schedule(this::releaseIdle, HOLD_IDLE_MS, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        // the engine is closing, and closing ends every transaction
+      }
+    }
+  }
+
+  /**
+   * A commit of this JVM made every held snapshot stale: the idle connections let go of theirs
+   * at once, rather than keep the log from being checkpointed and started over until they are
+   * read again. Runs on the thread that committed, after the commit's callers have their answer.
+   */
+  void committed() {
+    if (holders.get() > 0) {
+      releaseIdleFor(0);
+    }
+  }
+
+  /**
+   * Ends the transactions of connections idle for {@link #HOLD_IDLE_MS}, then, while any
+   * connection still holds one, schedules the next look.
+   */
+  private void releaseIdle() {
+    releaseScheduled.set(false); // before counting holders: a new one schedules for itself
+    releaseIdleFor(TimeUnit.MILLISECONDS.toNanos(HOLD_IDLE_MS));
+    if (holders.get() > 0 && !closed) {
+      scheduleRelease();
+    }
+  }
+
+  /** Ends the transactions of the connections not in use that no read used for {@code nanos}. */
+  private void releaseIdleFor(long nanos) {
+    long idleSince = System.nanoTime() - nanos;
+    for (int i = idle.size(); i > 0 && !closed; i--) {
+      SnapshotReader reader = idle.poll();
+      if (reader == null) {
+        break;
+      }
+      try {
+        if (reader.heldIdleSince(idleSince)) {
+          reader.release();
+        }
+      } catch (SQLException e) {
+        reader.abandon();
+      } finally {
+        idle.add(reader);
+      }
+    }
+  }
+
+  /** Runs {@code work} in a transaction of its own. */
+  static <T> T inTransaction(Tx tx, Writer.Task<T> work) throws SQLException {
     tx.execute("begin");
     try {
       T out = work.run(tx);
@@ -111,7 +193,7 @@ final class Readers implements AutoCloseable {
     // A connection in use is closed when its read returns it; wait for each.
     for (int i = 0; i < all.size(); i++) {
       try {
-        idle.take().close();
+        idle.take().tx.close();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

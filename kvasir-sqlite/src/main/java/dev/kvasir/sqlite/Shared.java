@@ -20,9 +20,12 @@ final class Shared {
   private final String path;
   private final ForeignCommits foreign;
   private final Set<Runnable> foreignListeners = new CopyOnWriteArraySet<>();
+  private final Set<Runnable> commitListeners = new CopyOnWriteArraySet<>();
   /** Wakes queue listeners: a message may have become available. Waiting wakes the poll. */
   final Signal queue = new Signal(this::watching);
   private int references;
+  /** Opened by the first engine that asks, closed after the last one's connections. */
+  private WalIndexHeader walIndex; // guarded by BY_PATH
 
   private Shared(String path) {
     this.path = path;
@@ -43,11 +46,39 @@ final class Shared {
     }
   }
 
+  /**
+   * The header of the file's WAL index, opened once for every engine of this JVM on the file;
+   * null if it cannot be read.
+   *
+   * @param shmPath where SQLite keeps the file's shared memory
+   */
+  WalIndexHeader walIndexHeader(String shmPath) {
+    if (path == null) {
+      return null;
+    }
+    synchronized (BY_PATH) {
+      if (walIndex == null) {
+        walIndex = WalIndexHeader.open(shmPath);
+      }
+      return walIndex != null && walIndex.mapped() ? walIndex : null;
+    }
+  }
+
   /** A commit of this JVM moved the file's version from {@code before} to {@code after}. */
   void committed(long before, long after) {
     if (foreign != null) {
       foreign.committed(before, after);
     }
+    commitListeners.forEach(Runnable::run);
+  }
+
+  /** Runs {@code listener} after each commit of this JVM to the file (on the writer's thread). */
+  void onCommit(Runnable listener) {
+    commitListeners.add(listener);
+  }
+
+  void removeCommitListener(Runnable listener) {
+    commitListeners.remove(listener);
   }
 
   /** Runs {@code listener} after each commit of another process (on a shared thread). */
@@ -86,6 +117,9 @@ final class Shared {
         BY_PATH.remove(path);
         notifier.close();
         foreign.close();
+        if (walIndex != null) {
+          walIndex.close(); // the engines closed their connections before releasing
+        }
       }
     }
   }

@@ -74,17 +74,24 @@ public final class SqliteEngine implements KvEngine {
   private final Set<NotifiedWatch> watches = ConcurrentHashMap.newKeySet();
   private final OpenState state = new OpenState();
   private final Runnable rescanExpiry = this::rescanExpiry;
+  /** Lets idle readers go of snapshots that a commit of this JVM made stale; null in memory. */
+  private final Runnable readersSeeCommit;
   /** Runs asynchronous reads: as many threads as reader connections, made when first used. */
   private final ExecutorService readPool;
 
-  private SqliteEngine(SqliteConfig config, Writer writer, Readers readers, Shared shared,
-      SqliteMeters meters) {
+  private SqliteEngine(SqliteConfig config, Writer writer, List<Tx> readerConnections,
+      WalIndexHeader header, Shared shared, SqliteMeters meters) {
     this.config = config;
     this.meters = meters;
     this.writer = writer;
-    this.readers = readers;
     this.shared = shared;
     this.timer = new EngineTimer("kvasir-sqlite-timer " + config.path(), this::sweep);
+    this.readers = readerConnections.isEmpty() ? null : new Readers(readerConnections, header,
+        config.busyTimeout(), meters, timer.executor());
+    this.readersSeeCommit = readers == null ? null : readers::committed;
+    if (readers != null) {
+      shared.onCommit(readersSeeCommit);
+    }
     this.queue = new LeasedQueue(new SqliteQueue(this, writer, shared), timer.executor());
     this.readPool = readers == null ? null
         : Executors.newFixedThreadPool(config.readers(), daemon("kvasir-sqlite-read "
@@ -128,8 +135,8 @@ public final class SqliteEngine implements KvEngine {
       SqliteMeters meters = new SqliteMeters();
       Writer writer = new Writer(new Tx(first, shared), config.busyTimeout(), config.path(),
           meters);
-      Readers readers = pool.isEmpty() ? null : new Readers(pool, config.busyTimeout(), meters);
-      SqliteEngine engine = new SqliteEngine(config, writer, readers, shared, meters);
+      SqliteEngine engine = new SqliteEngine(config, writer, pool, walIndexHeader(first, shared),
+          shared, meters);
       engine.start();
       LOG.info("Opened {}{}", config.inMemory() ? "an in-memory database" : config.path(),
           config.readOnly() ? " read-only" : ", synchronous=" + config.synchronous());
@@ -168,6 +175,31 @@ public final class SqliteEngine implements KvEngine {
         busy.backOff(e);
       }
     }
+  }
+
+  /**
+   * The WAL index's header, through which readers learn that nothing was committed; null for a
+   * file in memory or not in WAL mode (opened read-only), which has none. SQLite names the
+   * shared memory after the database's full path as it resolved it, which {@code pragma
+   * database_list} tells.
+   */
+  private static WalIndexHeader walIndexHeader(Connection first, Shared shared)
+      throws SQLException {
+    try (var s = first.createStatement()) {
+      try (var r = s.executeQuery("pragma journal_mode")) {
+        if (!r.next() || !"wal".equalsIgnoreCase(r.getString(1))) {
+          return null;
+        }
+      }
+      try (var r = s.executeQuery("pragma database_list")) {
+        while (r.next()) {
+          if ("main".equals(r.getString("name")) && !r.getString("file").isEmpty()) {
+            return shared.walIndexHeader(r.getString("file") + "-shm");
+          }
+        }
+      }
+    }
+    return null;
   }
 
   private static Connection connection(SqliteConfig config, String url, boolean readOnly)
@@ -500,6 +532,9 @@ public final class SqliteEngine implements KvEngine {
       return;
     }
     shared.removeForeignListener(rescanExpiry);
+    if (readers != null) {
+      shared.removeCommitListener(readersSeeCommit);
+    }
     watches.forEach(NotifiedWatch::close);
     shared.queue.raise(); // listeners see the engine closed
     timer.stop(); // a sweep in progress finishes first: after close, nothing touches the file

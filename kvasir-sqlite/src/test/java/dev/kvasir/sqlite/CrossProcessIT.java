@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +63,39 @@ class CrossProcessIT {
       kv.set(KvKey.of("created"), true);
     }
     return file;
+  }
+
+  @Test
+  void get_seesAnotherProcesssCommitAtOnce_thoughReadersKeepTheirSnapshot() throws Exception {
+    String file = createFile("read.sqlite3");
+    KvKey key = KvKey.of("w");
+    try (Kv kv = Kv.open(file)) {
+      // Reads without pause, so that no reader connection is idle long enough to let go of
+      // its snapshot while the child commits (docs/sqlite.md §9).
+      AtomicBoolean reading = new AtomicBoolean(true);
+      Thread reader = new Thread(() -> {
+        while (reading.get()) {
+          kv.get(key);
+        }
+      });
+      reader.start();
+      try {
+        Object before = null;
+        for (int round = 0; round < 3; round++) {
+          Process writer = child(ChildWriter.class, file, "sets", "1", "0");
+          assertThat(writer.waitFor(60, TimeUnit.SECONDS)).isTrue();
+          assertThat(writer.exitValue()).isZero();
+          KvEntry e = kv.get(key);
+          assertThat(e.exists()).as("round %d reads the child's commit", round).isTrue();
+          assertThat(e.versionstamp()).as("round %d reads the child's commit", round)
+              .isNotEqualTo(before);
+          before = e.versionstamp();
+        }
+      } finally {
+        reading.set(false);
+        reader.join();
+      }
+    }
   }
 
   @Test

@@ -1,0 +1,114 @@
+package dev.kvasir.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reader connections keep their read transaction between reads while nothing is committed
+ * (docs/sqlite.md §9): every commit is still seen by the next read, whoever made it, and a
+ * connection left idle lets go of its snapshot.
+ */
+class HeldSnapshotTest {
+  /** More reads than the engine has reader connections, so that each holds a snapshot. */
+  private static final int READS = 40;
+
+  @TempDir Path dir;
+
+  private static void readMany(Kv kv, KvKey key) {
+    for (int i = 0; i < READS; i++) {
+      kv.get(key);
+    }
+  }
+
+  @Test
+  void ownCommit_isSeenByTheNextRead() {
+    try (Kv kv = Kv.open(dir.resolve("own.sqlite3").toString())) {
+      KvKey key = KvKey.of("a");
+      for (double i = 0; i < 5; i++) {
+        kv.set(key, i);
+        readMany(kv, key);
+        assertThat(kv.get(key).value()).isEqualTo(i);
+      }
+    }
+  }
+
+  @Test
+  void commitOfAnotherEngineOnTheFile_isSeenByTheNextRead() {
+    String file = dir.resolve("two.sqlite3").toString();
+    try (Kv reader = Kv.open(file); Kv writer = Kv.open(file)) {
+      KvKey key = KvKey.of("a");
+      for (double i = 0; i < 5; i++) {
+        writer.set(key, i);
+        readMany(reader, key);
+        assertThat(reader.get(key).value()).isEqualTo(i);
+      }
+    }
+  }
+
+  @Test
+  void commitOfAPlainSqliteConnection_isSeenByTheNextRead() throws Exception {
+    Path file = dir.resolve("plain.sqlite3");
+    KvKey key = KvKey.of("x");
+    try (Kv kv = Kv.open(file.toString());
+        Connection plain = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+      kv.set(key, "here");
+      readMany(kv, key);
+      assertThat(kv.get(key).exists()).isTrue();
+      try (PreparedStatement delete = plain.prepareStatement("delete from kv where k = ?")) {
+        delete.setBytes(1, new byte[] {0x02, 'x', 0x00}); // ["x"] in the key encoding
+        assertThat(delete.executeUpdate()).isEqualTo(1);
+      }
+      KvEntry after = kv.get(key);
+      assertThat(after.exists()).as("the row another connection deleted").isFalse();
+    }
+  }
+
+  @Test
+  void idleReaders_letGoOfTheirSnapshot_soThatACheckpointCanRestartTheLog() throws Exception {
+    Path file = dir.resolve("idle.sqlite3");
+    KvKey key = KvKey.of("a");
+    try (Kv kv = Kv.open(file.toString());
+        Connection other = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+      try (Statement s = other.createStatement()) {
+        s.execute("pragma busy_timeout = 0"); // report a reader in the way, never wait for it
+      }
+      kv.set(key, 1.0); // frames in the log that no checkpoint copied yet
+      boolean held = false;
+      for (int attempt = 0; attempt < 20 && !held; attempt++) {
+        readMany(kv, key);
+        held = truncatingCheckpointIsBlocked(other);
+      }
+      assertThat(held).as("a reader keeps the snapshot of its last read").isTrue();
+
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (truncatingCheckpointIsBlocked(other)) {
+        assertThat(System.nanoTime()).as("idle readers let go of their snapshots")
+            .isLessThan(deadline);
+        Thread.sleep(Readers.HOLD_IDLE_MS / 2);
+      }
+      assertThat(kv.get(key).value()).isEqualTo(1.0);
+    }
+  }
+
+  /** Runs a checkpoint that must also start the log over: blocked by any reader in it. */
+  private static boolean truncatingCheckpointIsBlocked(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("pragma wal_checkpoint(truncate)")) {
+      r.next();
+      return r.getInt(1) != 0;
+    }
+  }
+}
