@@ -33,15 +33,20 @@ class HeldSnapshotTest {
     }
   }
 
+  /** Each commit through {@code writer} is what the reads through {@code reader} see next. */
+  private static void readsSeeEachCommit(Kv writer, Kv reader) {
+    KvKey key = KvKey.of("a");
+    for (double i = 0; i < 5; i++) {
+      writer.set(key, i);
+      assertThat(reader.get(key).value()).isEqualTo(i);
+      readMany(reader, key); // the reader connections hold the snapshot of this commit
+    }
+  }
+
   @Test
   void ownCommit_isSeenByTheNextRead() {
     try (Kv kv = Kv.open(dir.resolve("own.sqlite3").toString())) {
-      KvKey key = KvKey.of("a");
-      for (double i = 0; i < 5; i++) {
-        kv.set(key, i);
-        readMany(kv, key);
-        assertThat(kv.get(key).value()).isEqualTo(i);
-      }
+      readsSeeEachCommit(kv, kv);
     }
   }
 
@@ -49,12 +54,7 @@ class HeldSnapshotTest {
   void commitOfAnotherEngineOnTheFile_isSeenByTheNextRead() {
     String file = dir.resolve("two.sqlite3").toString();
     try (Kv reader = Kv.open(file); Kv writer = Kv.open(file)) {
-      KvKey key = KvKey.of("a");
-      for (double i = 0; i < 5; i++) {
-        writer.set(key, i);
-        readMany(reader, key);
-        assertThat(reader.get(key).value()).isEqualTo(i);
-      }
+      readsSeeEachCommit(writer, reader);
     }
   }
 
