@@ -13,6 +13,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +60,44 @@ class HeldSnapshotTest {
     String file = dir.resolve("two.sqlite3").toString();
     try (Kv reader = Kv.open(file); Kv writer = Kv.open(file)) {
       readsSeeEachCommit(writer, reader);
+    }
+  }
+
+  @Test
+  void readsKeptBusy_neverSeeLessThanTheLastCompletedCommit() throws Exception {
+    KvKey key = KvKey.of("n");
+    try (Kv kv = Kv.open(dir.resolve("busy.sqlite3").toString())) {
+      kv.set(key, 0.0);
+      AtomicLong completed = new AtomicLong();
+      AtomicBoolean writing = new AtomicBoolean(true);
+      AtomicReference<String> stale = new AtomicReference<>();
+      List<Thread> readers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        // Busy connections are never idle, so only the header tells them of each commit.
+        Thread reader = new Thread(() -> {
+          while (writing.get() && stale.get() == null) {
+            long floor = completed.get(); // before the read starts
+            double seen = (Double) kv.get(key).value();
+            if (seen < floor) {
+              stale.set("read " + seen + " after commit " + floor + " had completed");
+            }
+          }
+        });
+        reader.start();
+        readers.add(reader);
+      }
+      try {
+        for (long i = 1; i <= 300 && stale.get() == null; i++) {
+          kv.set(key, (double) i);
+          completed.set(i);
+        }
+      } finally {
+        writing.set(false);
+        for (Thread reader : readers) {
+          reader.join();
+        }
+      }
+      assertThat(stale.get()).isNull();
     }
   }
 
