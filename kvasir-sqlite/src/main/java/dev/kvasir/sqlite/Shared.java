@@ -69,10 +69,17 @@ final class Shared {
     if (foreign != null) {
       foreign.committed(before, after);
     }
+  }
+
+  /** A transaction of this JVM committed to the file, a group commit of any number of writes. */
+  void transactionCommitted() {
     commitListeners.forEach(Runnable::run);
   }
 
-  /** Runs {@code listener} after each commit of this JVM to the file (on the writer's thread). */
+  /**
+   * Runs {@code listener} after each transaction this JVM commits to the file (on the writer's
+   * thread).
+   */
   void onCommit(Runnable listener) {
     commitListeners.add(listener);
   }

@@ -68,6 +68,9 @@ final class Tx implements QueueTx<SQLException> {
         version = r.getLong(1);
       }
       before = version - by;
+      if (shared != null) {
+        afterCommit(shared::transactionCommitted); // once per transaction, however many bumps
+      }
     } else {
       version += by;
       versionUnwritten = true;
