@@ -17,12 +17,15 @@ import org.jspecify.annotations.Nullable;
  * same object is returned each time; it is a mutable graph (maps, lists) owned by the caller.
  */
 public final class KvEntry {
+  /** Stands for a decoded null, so that one field says both whether and what was decoded. */
+  private static final Object NULL = new Object();
+
   private final KvKey key;
   private final @Nullable EncodedValue encoded;
   private final @Nullable Versionstamp versionstamp;
   private final ValueMapper mapper;
+  /** The value once decoded, {@link #NULL} for null; null while not decoded yet. */
   private volatile @Nullable Object decoded;
-  private volatile boolean isDecoded;
 
   KvEntry(KvKey key, @Nullable EncodedValue encoded, @Nullable Versionstamp versionstamp,
       ValueMapper mapper) {
@@ -53,19 +56,21 @@ public final class KvEntry {
    * @throws KvCorruptEntryException if the stored value is corrupt or its encoding unknown
    */
   public @Nullable Object value() {
-    if (!isDecoded) {
+    Object value = decoded;
+    if (value == null) {
       synchronized (this) {
-        if (!isDecoded) {
+        value = decoded;
+        if (value == null) {
           try {
-            decoded = encoded == null ? null : encoded.decode();
+            value = encoded == null ? NULL : Objects.requireNonNullElse(encoded.decode(), NULL);
           } catch (KvDecodeException e) {
             throw new KvCorruptEntryException(key.encode(), key.toString(), e.getMessage());
           }
-          isDecoded = true;
+          decoded = value;
         }
       }
     }
-    return decoded;
+    return value == NULL ? null : value;
   }
 
   /**

@@ -109,7 +109,9 @@ public final class KeyCodec {
    * @throws KvDecodeException naming the byte offset and the problem
    */
   public static KeyPart[] decode(byte[] bytes, int from, KeyPart[] head) {
-    KeyPart[] parts = new KeyPart[head.length + 4]; // keys rarely have more parts
+    // Keys rarely have more than four parts, and a list's keys mostly one more than its prefix,
+    // so that array is usually the result itself, not copied to size at the end.
+    KeyPart[] parts = new KeyPart[head.length + (head.length == 0 ? 4 : 1)];
     System.arraycopy(head, 0, parts, 0, head.length);
     int count = head.length;
     int pos = from;

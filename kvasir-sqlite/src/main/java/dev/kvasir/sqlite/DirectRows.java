@@ -59,7 +59,9 @@ final class DirectRows {
   static List<RawEntry> range(PreparedStatement statement, ReadRange range, long now)
       throws SQLException {
     CoreStatement s = core(statement);
-    List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 128));
+    // Room for a list's usual batch (docs/list.md §2) at once: growing to it copied the array
+    // four times.
+    List<RawEntry> entries = new ArrayList<>(Math.min(range.limit(), 512));
     // Made once per range, not once per row.
     SafeStmtPtr.SafePtrIntFunction<SQLException> readRowAndStep = (db, p) -> {
       // The driver never changes the arrays it returns, so they are handed over, not copied.

@@ -1,0 +1,85 @@
+package dev.kvasir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.base.Hex;
+import dev.kvasir.base.KvCorruptEntryException;
+import dev.kvasir.base.Versionstamp;
+import dev.kvasir.mapping.ValueMapper;
+import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.ValueEncoding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** An entry decodes its value once, on first use, and hands out that object from then on. */
+class KvEntryTest {
+  private static final KvKey KEY = KvKey.of("k");
+
+  private static KvEntry entry(Object value) {
+    return entry(EncodedValue.of(value));
+  }
+
+  private static KvEntry entry(EncodedValue encoded) {
+    return new KvEntry(KEY, encoded, Versionstamp.ofVersion(1), ValueMapper.defaults());
+  }
+
+  @Test
+  void value_isTheSameObjectOnEveryCall() {
+    KvEntry e = entry(Map.of("a", 1));
+    Object first = e.value();
+    assertThat(first).isEqualTo(Map.of("a", 1.0));
+    assertThat(e.value()).isSameAs(first);
+  }
+
+  @Test
+  void storedNull_readsAsNullEveryTime_andMissingKeysToo() {
+    KvEntry stored = entry((Object) null);
+    assertThat(stored.value()).isNull();
+    assertThat(stored.value()).isNull();
+    assertThat(stored.exists()).isTrue();
+    KvEntry missing = KvEntry.missing(KEY, ValueMapper.defaults());
+    assertThat(missing.value()).isNull();
+    assertThat(missing.exists()).isFalse();
+  }
+
+  @Test
+  void threadsReadingAFreshEntryAtOnce_allGetOneObject() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      for (int round = 0; round < 1000; round++) {
+        KvEntry e = entry(List.of("x", Map.of("y", round)));
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Object>> reads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+          reads.add(pool.submit(() -> {
+            start.await();
+            return e.value();
+          }));
+        }
+        start.countDown();
+        Object first = reads.get(0).get();
+        for (Future<Object> read : reads) {
+          assertThat(read.get()).isSameAs(first);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void corruptValue_failsOnEveryCall_notOnceAndThenNull() {
+    KvEntry e = entry(EncodedValue.of(ValueEncoding.V8, Hex.decode("ff1001")));
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(e::value).isInstanceOf(KvCorruptEntryException.class)
+          .hasMessageContaining("invalid tag 0x01");
+    }
+  }
+}
