@@ -156,23 +156,6 @@ final class Readers implements AutoCloseable {
     }
   }
 
-  /** Runs {@code work} in a transaction of its own. */
-  static <T> T inTransaction(Tx tx, Writer.Task<T> work) throws SQLException {
-    tx.execute("begin");
-    try {
-      T out = work.run(tx);
-      tx.execute("commit");
-      return out;
-    } catch (SQLException | RuntimeException e) {
-      try {
-        tx.execute("rollback");
-      } catch (SQLException ignored) {
-        // nothing to roll back
-      }
-      throw e;
-    }
-  }
-
   /**
    * Reads the ranges on a connection already in a transaction. A range of one key (a get) is
    * an equality lookup, which SQLite answers with one index seek and no sort or limit.

@@ -38,7 +38,7 @@ final class SnapshotReader {
    */
   <T> T read(Writer.Task<T> work, boolean transaction) throws SQLException {
     if (header == null) {
-      return transaction ? Readers.inTransaction(tx, work) : work.run(tx);
+      return readAlone(work, transaction);
     }
     // Read before the snapshot begins: a commit in between makes the next read start afresh,
     // never a snapshot older than the header says.
@@ -48,7 +48,7 @@ final class SnapshotReader {
       release();
       System.arraycopy(now, 0, seen, 0, now.length);
       if (!unchanged) {
-        return transaction ? Readers.inTransaction(tx, work) : work.run(tx);
+        return readAlone(work, transaction);
       }
       tx.execute("begin");
       holding = true;
@@ -56,6 +56,29 @@ final class SnapshotReader {
     }
     lastRead = System.nanoTime();
     return work.run(tx);
+  }
+
+  /**
+   * Runs {@code work} without holding: in a transaction of its own, or without {@code
+   * transaction} as statements that are each their own.
+   */
+  private <T> T readAlone(Writer.Task<T> work, boolean transaction) throws SQLException {
+    if (!transaction) {
+      return work.run(tx);
+    }
+    tx.execute("begin");
+    try {
+      T out = work.run(tx);
+      tx.execute("commit");
+      return out;
+    } catch (SQLException | RuntimeException e) {
+      try {
+        tx.execute("rollback");
+      } catch (SQLException ignored) {
+        // nothing to roll back
+      }
+      throw e;
+    }
   }
 
   /** Whether a transaction is held and no read used it since {@code nanoTime}. */
