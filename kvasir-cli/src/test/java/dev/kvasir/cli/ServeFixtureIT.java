@@ -8,18 +8,26 @@ import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.testkit.fixture.FixtureEngineProvider;
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kvasir serve --db fixture:…} with the testkit beside the unchanged jar: the CLI finds
  * the fixture engine as it finds every engine, through its provider, and serves it.
  */
 class ServeFixtureIT {
+  /**
+   * The server's working directory: SQLite takes any location that is not a URL as a file name,
+   * so files appearing here would mean SQLite served {@code fixture:served}, not the fixture.
+   */
+  @TempDir Path workDir;
+
   @Test
   void serve_anEngineFromTheClassPath_servesIt() throws Exception {
     String testkit = Path.of(FixtureEngineProvider.class.getProtectionDomain().getCodeSource()
@@ -27,7 +35,7 @@ class ServeFixtureIT {
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
         .toString(), "-cp", Jar.JAR + File.pathSeparator + testkit, "dev.kvasir.cli.Kvasir",
         "serve", "--db", "fixture:served", "--port", "0", "--access-token", "fixture-token-1")
-        .redirectErrorStream(true).start();
+        .directory(workDir.toFile()).redirectErrorStream(true).start();
     try {
       Banner banner = Banner.read(p, Pattern.compile(
           "^Kvasir serves fixture:served at (http://127\\.0\\.0\\.1:\\d+)$"));
@@ -44,6 +52,9 @@ class ServeFixtureIT {
     } finally {
       p.destroy();
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+    try (var files = Files.list(workDir)) {
+      assertThat(files).as("files the server left in its working directory").isEmpty();
     }
   }
 }
