@@ -44,7 +44,7 @@ public abstract class MetersContract extends ContractBase {
   @Test
   void theQueue_reportsItsMessagesByState_andTheAgeOfTheOldestDueOne() throws Exception {
     requireEngineMeters();
-    assumeTrue(supportsQueues());
+    assumeTrue(supportsQueues(), "this engine has no queue");
     kv.enqueue("due");
     kv.enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
     Thread.sleep(20);

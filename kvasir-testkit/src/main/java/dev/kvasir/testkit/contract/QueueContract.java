@@ -27,7 +27,7 @@ public abstract class QueueContract extends ContractBase {
 
   @Test
   void enqueue_unsupported_failsClearly() {
-    assumeTrue(!supportsQueues());
+    assumeTrue(!supportsQueues(), "this engine has queues, which the other tests here cover");
     assertThatThrownBy(() -> kv.enqueue("x")).isInstanceOf(KvException.class)
         .hasMessageContaining("not supported");
   }
