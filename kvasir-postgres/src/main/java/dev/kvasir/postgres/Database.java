@@ -43,6 +43,15 @@ final class Database implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
+  /**
+   * Run on each new connection of the pool this engine makes: plan every statement once for any
+   * parameters (docs/postgres.md §5). Custom plans of a list over a table filled seconds before,
+   * without statistics, sort a whole range to return its first rows. A server before
+   * PostgreSQL 12, which has no such setting, is left as it is.
+   */
+  static final String GENERIC_PLANS = "select set_config('plan_cache_mode', 'force_generic_plan',"
+      + " false) from pg_settings where name = 'plan_cache_mode'";
+
   private final DataSource source;
   private final HikariDataSource owned;
   private volatile LongConsumer connectionRetries = n -> { };
@@ -80,6 +89,7 @@ final class Database implements AutoCloseable {
     h.setInitializationFailTimeout(1); // open fails at once when the server is unreachable
     h.addDataSourceProperty("ApplicationName", "kvasir");
     h.addDataSourceProperty("tcpKeepAlive", "true");
+    h.setConnectionInitSql(GENERIC_PLANS);
     try {
       HikariDataSource pool = new HikariDataSource(h);
       return new Database(pool, pool, config.retryTimeout(), config.describe());

@@ -104,7 +104,12 @@ public final class PostgresConfig {
     return c;
   }
 
-  /** A data source the application manages; the engine borrows connections and never closes it. */
+  /**
+   * A data source the application manages; the engine borrows connections and never closes it.
+   * Its connections are used as they come: give them {@code plan_cache_mode =
+   * force_generic_plan}, as the engine's own pool has, or lists right after a bulk fill may be
+   * planned badly (docs/postgres.md §5).
+   */
   public static PostgresConfig of(DataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
     return new PostgresConfig(null, null, null, dataSource, "kvasir", 10, Duration.ofSeconds(30));
