@@ -35,7 +35,7 @@ class GenericPlansIT {
     }
   }
 
-  /** A fresh table of 10 000 entries, which autovacuum has not analyzed yet. */
+  /** 10 000 entries written moments before the lists, as by a bulk load. */
   private static void fill(String url) {
     try (Kv kv = Kv.open(url)) {
       for (int batch = 0; batch < 10; batch++) {
