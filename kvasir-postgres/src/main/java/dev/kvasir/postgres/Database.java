@@ -49,8 +49,8 @@ final class Database implements AutoCloseable {
    * without statistics, sort a whole range to return its first rows. A server before
    * PostgreSQL 12, which has no such setting, is left as it is.
    */
-  static final String GENERIC_PLANS = "select set_config('plan_cache_mode', 'force_generic_plan',"
-      + " false) from pg_settings where name = 'plan_cache_mode'";
+  private static final String GENERIC_PLANS = "select set_config('plan_cache_mode',"
+      + " 'force_generic_plan', false) from pg_settings where name = 'plan_cache_mode'";
 
   private final DataSource source;
   private final HikariDataSource owned;
