@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -37,6 +38,8 @@ import java.util.function.LongSupplier;
  *   <li>{@code remote}: Java clients in this process, each its own {@link Kv} and connection,
  *       through KV Connect to a server in a JVM of its own ({@link LoadServer}) on a SQLite
  *       file;
+ *   <li>{@code remote-async}: the same, each client on {@link Kv#async} with one operation in
+ *       flight at a time ({@link AsyncLoadClient}), as each Deno client keeps one;
  *   <li>{@code deno}: the same mix from Deno clients (the script {@code server-load.mjs}, each
  *       client its own {@code Deno.openKv}) against the same kind of server, the clients shared
  *       out over {@code --deno-loops} event loops (workers of one Deno process; by default one
@@ -50,7 +53,8 @@ import java.util.function.LongSupplier;
  * ({@link WatchClients}), and stay open during the load: the cost of idle and busy watches.
  *
  * <pre>
- * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR remote|deno|embedded
+ * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ServerLoad DIR \
+ *     remote|remote-async|deno|embedded
  *     [--clients 64] [--seconds 30] [--warmup 10] [--watches 0] [--deno-loops CORES]
  * </pre>
  */
@@ -65,7 +69,16 @@ public final class ServerLoad {
 
   /** Who drives the load. */
   public enum Driver {
-    REMOTE, DENO, EMBEDDED
+    REMOTE, REMOTE_ASYNC, DENO, EMBEDDED;
+
+    /** As on the command line: {@code remote-async}. */
+    String label() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static Driver of(String label) {
+      return valueOf(label.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
   }
 
   /** The Deno driver's event loops unless told otherwise: one per core. */
@@ -105,7 +118,7 @@ public final class ServerLoad {
     public String toString() {
       StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
           "%s, %d clients, %d s after %d s warm-up%s: %d operations (%.0f/s), %d errors,"
-          + " %d lost increments, %s", options.driver().name().toLowerCase(Locale.ROOT),
+          + " %d lost increments, %s", options.driver().label(),
           options.clients(), options.seconds(), options.warmup(),
           (options.watches() > 0 ? ", " + options.watches() + " watch streams" : "")
           + (options.driver() == Driver.DENO ? ", " + options.denoLoops() + " event loops" : ""),
@@ -120,8 +133,8 @@ public final class ServerLoad {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 2 || args.length % 2 != 0) {
-      System.err.println("usage: ServerLoad DIR remote|deno|embedded [--clients N] [--seconds N]"
-          + " [--warmup N] [--watches N] [--deno-loops N]");
+      System.err.println("usage: ServerLoad DIR remote|remote-async|deno|embedded"
+          + " [--clients N] [--seconds N] [--warmup N] [--watches N] [--deno-loops N]");
       System.exit(2);
     }
     Map<String, Integer> named = new LinkedHashMap<>(Map.of("--clients", 64, "--seconds", 30,
@@ -137,19 +150,19 @@ public final class ServerLoad {
       System.err.println("--deno-loops must be at least 1");
       System.exit(2);
     }
-    Options options = new Options(Driver.valueOf(args[1].toUpperCase(Locale.ROOT)),
-        named.get("--clients"), named.get("--seconds"), named.get("--warmup"),
-        named.get("--watches"), named.get("--deno-loops"));
+    Options options = new Options(Driver.of(args[1]), named.get("--clients"),
+        named.get("--seconds"), named.get("--warmup"), named.get("--watches"),
+        named.get("--deno-loops"));
     System.out.println(run(Files.createDirectories(Path.of(args[0])), options));
   }
 
   /** Runs the load on a fresh file in {@code dir}. */
   public static Result run(Path dir, Options options) throws Exception {
-    if (options.watches() > 0 && options.driver() != Driver.REMOTE) {
-      throw new IllegalArgumentException("watch streams need the remote driver");
+    if (options.watches() > 0 && options.driver() != Driver.REMOTE
+        && options.driver() != Driver.REMOTE_ASYNC) {
+      throw new IllegalArgumentException("watch streams need a remote driver");
     }
-    Path file = dir.resolve("load-" + options.driver().name().toLowerCase(Locale.ROOT)
-        + ".sqlite3");
+    Path file = dir.resolve("load-" + options.driver().label() + ".sqlite3");
     for (String suffix : new String[] {"", "-wal", "-shm"}) { // a killed run leaves all three
       Files.deleteIfExists(Path.of(file + suffix));
     }
@@ -216,27 +229,27 @@ public final class ServerLoad {
     Recorder[] recorders = new Recorder[clients];
     long measureFrom = System.nanoTime() + Duration.ofSeconds(options.warmup()).toNanos();
     long end = measureFrom + Duration.ofSeconds(options.seconds()).toNanos();
-    List<Thread> threads = new ArrayList<>();
+    CountDownLatch finished = new CountDownLatch(clients);
     for (int c = 0; c < clients; c++) {
-      Recorder recorder = recorders[c] = new Recorder();
+      Client client = new Client(measureFrom, end, recorders[c] = new Recorder(), errors);
       Kv kv = kvs.get(c);
+      if (options.driver() == Driver.REMOTE_ASYNC) {
+        // Callbacks run on the thread that read the answer, which also sends the next request:
+        // the client's own threads hand nothing over (docs/async.md §2).
+        AsyncLoadClient.start(kv.async(Runnable::run), client, increments, finished::countDown);
+        continue;
+      }
       Thread t = new Thread(() -> {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (long start; (start = System.nanoTime()) < end; ) {
-          int kind = -1;
+        for (long start; client.open(start = System.nanoTime()); ) {
           try {
-            kind = operation(kv, random, increments);
+            client.done(start, operation(kv, random, increments), null);
           } catch (RuntimeException e) {
-            if (errors.incrementAndGet() <= 5) {
-              System.err.println("error: " + e);
-            }
-          }
-          if (start >= measureFrom && kind >= 0) {
-            recorder.add(kind, System.nanoTime() - start);
+            client.done(start, -1, e);
           }
         }
+        finished.countDown();
       }, "load-client-" + c);
-      threads.add(t);
       t.start();
     }
     Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000));
@@ -245,9 +258,7 @@ public final class ServerLoad {
     Thread.sleep(Math.max(0, (end - System.nanoTime()) / 1_000_000));
     long serverAfter = serverCpu.getAsLong();
     long driverAfter = os.getProcessCpuTime();
-    for (Thread t : threads) {
-      t.join();
-    }
+    finished.await();
     long[] seen = new long[COUNTERS];
     Arrays.setAll(seen, increments::get);
     long lost = lostIncrements(seed, seen);
@@ -295,8 +306,33 @@ public final class ServerLoad {
     }
   }
 
+  /**
+   * One client's window and records: it starts operations until {@code end} and records those
+   * started from {@code measureFrom} on.
+   */
+  record Client(long measureFrom, long end, Recorder recorder, AtomicLong errors) {
+    /** Whether an operation starting at {@code now} is still in the run. */
+    boolean open(long now) {
+      return now < end;
+    }
+
+    /**
+     * Records the operation started at {@code start}: its kind (an index into {@link #KINDS}),
+     * or the error it ended with.
+     */
+    void done(long start, int kind, Throwable error) {
+      if (error != null) {
+        if (errors.incrementAndGet() <= 5) {
+          System.err.println("error: " + error);
+        }
+      } else if (start >= measureFrom) {
+        recorder.add(kind, System.nanoTime() - start);
+      }
+    }
+  }
+
   /** One client's measured latencies, in nanoseconds, by kind. */
-  private static final class Recorder {
+  static final class Recorder {
     private final long[][] nanos = new long[KINDS.size()][1024];
     private final int[] counts = new int[KINDS.size()];
 

@@ -1,0 +1,97 @@
+package dev.kvasir.bench;
+
+import dev.kvasir.AsyncKv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.ListOptions;
+import dev.kvasir.ListSelector;
+import dev.kvasir.value.KvU64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * One client of {@link ServerLoad}'s {@code remote-async} driver: the same mix as its threads,
+ * on the asynchronous API, each operation started when the one before completes. No thread
+ * belongs to the client; its operations run on whichever thread completed the one before.
+ */
+final class AsyncLoadClient {
+  private final AsyncKv kv;
+  private final ServerLoad.Client client;
+  private final AtomicLongArray increments;
+  private final Runnable finished;
+
+  private AsyncLoadClient(AsyncKv kv, ServerLoad.Client client, AtomicLongArray increments,
+      Runnable finished) {
+    this.kv = kv;
+    this.client = client;
+    this.increments = increments;
+    this.finished = finished;
+  }
+
+  /** Starts the client's first operation; {@code finished} runs once the run is over. */
+  static void start(AsyncKv kv, ServerLoad.Client client, AtomicLongArray increments,
+      Runnable finished) {
+    new AsyncLoadClient(kv, client, increments, finished).next();
+  }
+
+  /**
+   * Starts operations until one is still under way, which then calls this again. An operation
+   * that completed at once loops here instead, so the stack does not grow with them.
+   */
+  private void next() {
+    for (long start; client.open(start = System.nanoTime()); ) {
+      CompletableFuture<Integer> operation;
+      try {
+        operation = operation(ThreadLocalRandom.current());
+      } catch (RuntimeException e) {
+        operation = CompletableFuture.failedFuture(e);
+      }
+      long started = start;
+      if (!operation.isDone()) {
+        operation.whenComplete((kind, error) -> {
+          client.done(started, kind == null ? -1 : kind, error);
+          next();
+        });
+        return;
+      }
+      operation.whenComplete((kind, error) -> // done: runs at once, here
+          client.done(started, kind == null ? -1 : kind, error));
+    }
+    finished.run();
+  }
+
+  /** One operation of the mix, as {@link ServerLoad}'s threads run it; completes with its kind. */
+  private CompletableFuture<Integer> operation(ThreadLocalRandom random) {
+    int op = random.nextInt(100);
+    if (op < 50) {
+      return kv.get(KvKey.of("item", random.nextInt(ServerLoad.ITEMS))).thenApply(e -> 0);
+    } else if (op < 70) {
+      int i = random.nextInt(ServerLoad.ITEMS);
+      return kv.set(KvKey.of("item", i), ServerLoad.item(i)).thenApply(r -> 1);
+    } else if (op < 80) {
+      int from = random.nextInt(ServerLoad.ITEMS - 10);
+      return kv.list(ListSelector.range(KvKey.of("item", from), KvKey.of("item", from + 10)),
+          ListOptions.defaults().limit(10)).thenApply(entries -> {
+            entries.forEach(KvEntry::key);
+            return 2;
+          });
+    }
+    return increment(random.nextInt(ServerLoad.COUNTERS));
+  }
+
+  /** Reads counter {@code n} and writes it one higher if unchanged, until that succeeds. */
+  private CompletableFuture<Integer> increment(int n) {
+    KvKey key = KvKey.of("counter", n);
+    return kv.get(key).thenCompose(e -> {
+      long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
+      return kv.commit(kv.blocking().atomic().check(e).set(key, KvU64.of(current + 1)));
+    }).thenCompose(result -> {
+      if (!result.ok()) {
+        return increment(n);
+      }
+      increments.incrementAndGet(n);
+      return CompletableFuture.completedFuture(3);
+    });
+  }
+}
