@@ -48,15 +48,16 @@ final class AsyncLoadClient {
         operation = CompletableFuture.failedFuture(e);
       }
       long started = start;
-      if (!operation.isDone()) {
-        operation.whenComplete((kind, error) -> {
-          client.done(started, kind == null ? -1 : kind, error);
+      boolean underWay = !operation.isDone();
+      operation.whenComplete((kind, error) -> { // on a completed operation: at once, here
+        client.done(started, kind == null ? -1 : kind, error);
+        if (underWay) {
           next();
-        });
+        }
+      });
+      if (underWay) {
         return;
       }
-      operation.whenComplete((kind, error) -> // done: runs at once, here
-          client.done(started, kind == null ? -1 : kind, error));
     }
     finished.run();
   }
