@@ -3,6 +3,8 @@ package dev.kvasir.bench;
 import dev.kvasir.server.KvServer;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,11 +14,11 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link KvServer} on a SQLite file in a JVM of its own, as {@code kvasir serve} runs it, for
- * {@link ServerLoad}: the server's CPU time is then its own process's, apart from the load
- * driver's. Started by {@link #start}; prints {@code url URL}, answers each {@code watches} line
- * on its standard input with {@code watches N} (the streams open now), and stops when its
- * standard input closes.
+ * A {@link KvServer} on a SQLite file in a JVM of its own, as {@code kvasir serve} runs it (with
+ * its Prometheus metrics), for {@link ServerLoad}: the server's CPU time is then its own
+ * process's, apart from the load driver's. Started by {@link #start}; prints {@code url URL},
+ * answers each {@code watches} line on its standard input with {@code watches N} (the streams
+ * open now), and stops when its standard input closes.
  *
  * <pre>java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.LoadServer FILE TOKEN</pre>
  */
@@ -85,7 +87,8 @@ final class LoadServer implements AutoCloseable {
 
   public static void main(String[] args) throws Exception {
     try (SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(args[0]));
-        KvServer server = KvServer.builder(engine).accessToken(args[1]).port(0).start()) {
+        KvServer server = KvServer.builder(engine).accessToken(args[1]).port(0)
+            .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
       System.out.println("url " + server.url());
       BufferedReader commands = new BufferedReader(new InputStreamReader(System.in,
           StandardCharsets.UTF_8));
