@@ -317,8 +317,8 @@ public final class ServerLoad {
     }
 
     /**
-     * Records the operation started at {@code start}: its kind (an index into {@link #KINDS}),
-     * or the error it ended with.
+     * Records the operation started at {@code start}: its kind (an index into {@link
+     * ServerLoad#KINDS}), or the error it ended with.
      */
     void done(long start, int kind, Throwable error) {
       if (error != null) {
