@@ -4,7 +4,6 @@ import dev.kvasir.AsyncKv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListOptions;
-import dev.kvasir.ListSelector;
 import dev.kvasir.value.KvU64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -64,35 +63,28 @@ final class AsyncLoadClient {
 
   /** One operation of the mix, as {@link ServerLoad}'s threads run it; completes with its kind. */
   private CompletableFuture<Integer> operation(ThreadLocalRandom random) {
-    int op = random.nextInt(100);
-    if (op < 50) {
-      return kv.get(KvKey.of("item", random.nextInt(ServerLoad.ITEMS))).thenApply(e -> 0);
-    } else if (op < 70) {
-      int i = random.nextInt(ServerLoad.ITEMS);
-      return kv.set(KvKey.of("item", i), ServerLoad.item(i)).thenApply(r -> 1);
-    } else if (op < 80) {
-      int from = random.nextInt(ServerLoad.ITEMS - 10);
-      return kv.list(ListSelector.range(KvKey.of("item", from), KvKey.of("item", from + 10)),
-          ListOptions.defaults().limit(10)).thenApply(entries -> {
-            entries.forEach(KvEntry::key);
-            return 2;
-          });
-    }
-    return increment(random.nextInt(ServerLoad.COUNTERS));
+    ServerLoad.Draw draw = ServerLoad.Draw.next(random);
+    CompletableFuture<?> done = switch (draw.kind()) {
+      case 0 -> kv.get(draw.item());
+      case 1 -> kv.set(draw.item(), ServerLoad.item(draw.n()));
+      case 2 -> kv.list(draw.listed(), ListOptions.defaults().limit(10))
+          .thenAccept(entries -> entries.forEach(KvEntry::key));
+      default -> increment(draw.counter(), draw.n());
+    };
+    return done.thenApply(result -> draw.kind());
   }
 
   /** Reads counter {@code n} and writes it one higher if unchanged, until that succeeds. */
-  private CompletableFuture<Integer> increment(int n) {
-    KvKey key = KvKey.of("counter", n);
+  private CompletableFuture<Void> increment(KvKey key, int n) {
     return kv.get(key).thenCompose(e -> {
       long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
       return kv.commit(kv.blocking().atomic().check(e).set(key, KvU64.of(current + 1)));
     }).thenCompose(result -> {
       if (!result.ok()) {
-        return increment(n);
+        return increment(key, n);
       }
       increments.incrementAndGet(n);
-      return CompletableFuture.completedFuture(3);
+      return CompletableFuture.completedFuture(null);
     });
   }
 }

@@ -276,34 +276,64 @@ public final class ServerLoad {
     return Map.of("i", (double) i, "name", "item " + i);
   }
 
-  /** One operation of the mix; returns its kind (an index into {@link #KINDS}). */
+  /**
+   * One operation of the mix, drawn at random: its kind (an index into {@link #KINDS}) and the
+   * number it works on, an item, the first item listed or a counter. Both Java drivers draw
+   * here, so they run the same mix.
+   */
+  record Draw(int kind, int n) {
+    static Draw next(ThreadLocalRandom random) {
+      int op = random.nextInt(100);
+      if (op < 50) {
+        return new Draw(0, random.nextInt(ITEMS));
+      } else if (op < 70) {
+        return new Draw(1, random.nextInt(ITEMS));
+      } else if (op < 80) {
+        return new Draw(2, random.nextInt(ITEMS - 10));
+      }
+      return new Draw(3, random.nextInt(COUNTERS));
+    }
+
+    /** The item a get or set works on. */
+    KvKey item() {
+      return KvKey.of("item", n);
+    }
+
+    /** The ten items a list reads. */
+    ListSelector listed() {
+      return ListSelector.range(KvKey.of("item", n), KvKey.of("item", n + 10));
+    }
+
+    /** The counter an increment works on. */
+    KvKey counter() {
+      return KvKey.of("counter", n);
+    }
+  }
+
+  /** One operation of the mix; returns its kind. */
   private static int operation(Kv kv, ThreadLocalRandom random, AtomicLongArray increments) {
-    int op = random.nextInt(100);
-    if (op < 50) {
-      kv.get(KvKey.of("item", random.nextInt(ITEMS)));
-      return 0;
-    } else if (op < 70) {
-      int i = random.nextInt(ITEMS);
-      kv.set(KvKey.of("item", i), item(i));
-      return 1;
-    } else if (op < 80) {
-      int from = random.nextInt(ITEMS - 10);
-      for (KvEntry e : kv.list(ListSelector.range(KvKey.of("item", from), KvKey.of("item",
-          from + 10)), ListOptions.defaults().limit(10))) {
-        e.key();
+    Draw draw = Draw.next(random);
+    switch (draw.kind()) {
+      case 0 -> kv.get(draw.item());
+      case 1 -> kv.set(draw.item(), item(draw.n()));
+      case 2 -> {
+        for (KvEntry e : kv.list(draw.listed(), ListOptions.defaults().limit(10))) {
+          e.key();
+        }
       }
-      return 2;
-    }
-    int n = random.nextInt(COUNTERS);
-    KvKey key = KvKey.of("counter", n);
-    while (true) {
-      KvEntry e = kv.get(key);
-      long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
-      if (kv.atomic().check(e).set(key, KvU64.of(current + 1)).commit().ok()) {
-        increments.incrementAndGet(n);
-        return 3;
+      default -> {
+        KvKey key = draw.counter();
+        while (true) {
+          KvEntry e = kv.get(key);
+          long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
+          if (kv.atomic().check(e).set(key, KvU64.of(current + 1)).commit().ok()) {
+            increments.incrementAndGet(draw.n());
+            break;
+          }
+        }
       }
     }
+    return draw.kind();
   }
 
   /**
