@@ -3,7 +3,6 @@ package dev.kvasir.bench;
 import dev.kvasir.AsyncKv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
-import dev.kvasir.ListOptions;
 import dev.kvasir.value.KvU64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -67,7 +66,7 @@ final class AsyncLoadClient {
     CompletableFuture<?> done = switch (draw.kind()) {
       case 0 -> kv.get(draw.item());
       case 1 -> kv.set(draw.item(), ServerLoad.item(draw.n()));
-      case 2 -> kv.list(draw.listed(), ListOptions.defaults().limit(10))
+      case 2 -> kv.list(draw.listed(), ServerLoad.LIST)
           .thenAccept(entries -> entries.forEach(KvEntry::key));
       default -> increment(draw.counter(), draw.n());
     };
@@ -77,8 +76,8 @@ final class AsyncLoadClient {
   /** Reads counter {@code n} and writes it one higher if unchanged, until that succeeds. */
   private CompletableFuture<Void> increment(KvKey key, int n) {
     return kv.get(key).thenCompose(e -> {
-      long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
-      return kv.commit(kv.blocking().atomic().check(e).set(key, KvU64.of(current + 1)));
+      KvU64 next = KvU64.of(ServerLoad.count(e) + 1);
+      return kv.commit(kv.blocking().atomic().check(e).set(key, next));
     }).thenCompose(result -> {
       if (!result.ok()) {
         return increment(key, n);

@@ -62,7 +62,10 @@ public final class ServerLoad {
   static final String TOKEN = "load-test-token-0123456789";
   static final int COUNTERS = 16;
   static final int ITEMS = 1000;
-  /** The kinds of operation, in the order of {@link #operation}'s mix. */
+  /** How many items a list of the mix reads, from a random one on. */
+  static final int LISTED = 10;
+  static final ListOptions LIST = ListOptions.defaults().limit(LISTED);
+  /** The kinds of operation, in the order of {@link Draw#next}'s mix. */
   static final List<String> KINDS = List.of("get", "set", "list", "increment");
 
   private ServerLoad() {}
@@ -203,8 +206,7 @@ public final class ServerLoad {
     long lost = 0;
     for (int i = 0; i < COUNTERS; i++) {
       KvEntry e = kv.get(KvKey.of("counter", i));
-      long stored = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
-      lost += Math.abs(seen[i] - stored);
+      lost += Math.abs(seen[i] - count(e));
     }
     return lost;
   }
@@ -289,7 +291,7 @@ public final class ServerLoad {
       } else if (op < 70) {
         return new Draw(1, random.nextInt(ITEMS));
       } else if (op < 80) {
-        return new Draw(2, random.nextInt(ITEMS - 10));
+        return new Draw(2, random.nextInt(ITEMS - LISTED));
       }
       return new Draw(3, random.nextInt(COUNTERS));
     }
@@ -299,9 +301,9 @@ public final class ServerLoad {
       return KvKey.of("item", n);
     }
 
-    /** The ten items a list reads. */
+    /** The items a list reads (with {@link ServerLoad#LIST}). */
     ListSelector listed() {
-      return ListSelector.range(KvKey.of("item", n), KvKey.of("item", n + 10));
+      return ListSelector.range(KvKey.of("item", n), KvKey.of("item", n + LISTED));
     }
 
     /** The counter an increment works on. */
@@ -317,7 +319,7 @@ public final class ServerLoad {
       case 0 -> kv.get(draw.item());
       case 1 -> kv.set(draw.item(), item(draw.n()));
       case 2 -> {
-        for (KvEntry e : kv.list(draw.listed(), ListOptions.defaults().limit(10))) {
+        for (KvEntry e : kv.list(draw.listed(), LIST)) {
           e.key();
         }
       }
@@ -325,8 +327,7 @@ public final class ServerLoad {
         KvKey key = draw.counter();
         while (true) {
           KvEntry e = kv.get(key);
-          long current = e.exists() ? ((KvU64) e.value()).unsignedBits() : 0;
-          if (kv.atomic().check(e).set(key, KvU64.of(current + 1)).commit().ok()) {
+          if (kv.atomic().check(e).set(key, KvU64.of(count(e) + 1)).commit().ok()) {
             increments.incrementAndGet(draw.n());
             break;
           }
@@ -334,6 +335,11 @@ public final class ServerLoad {
       }
     }
     return draw.kind();
+  }
+
+  /** A counter's value: its u64, or 0 before its first increment. */
+  static long count(KvEntry counter) {
+    return counter.exists() ? ((KvU64) counter.value()).unsignedBits() : 0;
   }
 
   /**
