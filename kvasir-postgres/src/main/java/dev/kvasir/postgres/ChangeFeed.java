@@ -2,8 +2,11 @@ package dev.kvasir.postgres;
 
 import dev.kvasir.base.MeterSink;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.postgresql.PGConnection;
@@ -17,10 +20,18 @@ import org.slf4j.LoggerFactory;
  * connection drops, notifications sent meanwhile are lost, so after every (re)connection {@code
  * onResync} runs: watchers read their keys again and queue listeners look again (the fallback
  * poll). Started on first interest, so an instance that never watches holds no extra connection.
+ *
+ * <p>Commits notify only while some instance has promised to listen (docs/postgres.md §4). The
+ * feed promises right after {@code LISTEN} and renews the promise well before it runs out; a
+ * renewal that finds the last promise already lapsed runs {@code onResync}, since commits in
+ * the gap sent nothing.
  */
 final class ChangeFeed implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
   private static final int WAIT_MS = 500;
+  /** How long one promise to listen lasts, and how often it is renewed. */
+  static final long PROMISE_SECONDS = 60;
+  static final long RENEW_NANOS = TimeUnit.SECONDS.toNanos(PROMISE_SECONDS / 3);
 
   private final Database db;
   private final Sql sql;
@@ -62,10 +73,20 @@ final class ChangeFeed implements AutoCloseable {
           LOG.info("Hearing other instances' commits on {} again", db.where());
         }
         tries = 0;
+        promiseToListen(c); // from here on, every commit notifies
         onResync.run(); // whatever happened before LISTEN took effect is looked at now
+        long renewAt = System.nanoTime() + RENEW_NANOS;
         PGConnection pg = c.unwrap(PGConnection.class);
         while (!closed) {
           PGNotification[] received = pg.getNotifications(WAIT_MS);
+          if (System.nanoTime() - renewAt >= 0) {
+            renewAt = System.nanoTime() + RENEW_NANOS;
+            if (!promiseToListen(c)) {
+              LOG.info("The promise to hear commits on {} had lapsed; watchers read their keys"
+                  + " again", db.where());
+              onResync.run();
+            }
+          }
           if (received == null) {
             continue;
           }
@@ -87,6 +108,20 @@ final class ChangeFeed implements AutoCloseable {
           onResync.run(); // something may have changed unannounced; look now and after reconnect
           sleep(tries++);
         }
+      }
+    }
+  }
+
+  /**
+   * Promises on the listening connection {@code c}, for {@link #PROMISE_SECONDS}, that this
+   * instance listens. Answers whether the promise before (any instance's) still held, so that no
+   * commit since it was made went unannounced.
+   */
+  private boolean promiseToListen(Connection c) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql.promiseToListen)) {
+      p.setLong(1, PROMISE_SECONDS);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() && r.getBoolean(1);
       }
     }
   }

@@ -83,7 +83,13 @@ final class Schema {
               + " values (key, outcome, 2, (select version from {s}.data_version where k = 0),"
               + " -1) on conflict (k) do update set v = excluded.v, v_encoding = 2,"
               + " version = excluded.version, expiration_ms = -1;"
-              + " return 0; end $$"));
+              + " return 0; end $$"),
+      List.of(
+          // Until when some instance has promised to listen (ChangeFeed): a commit notifies
+          // only while this lies ahead, since every NOTIFY serializes commits across the whole
+          // cluster (docs/postgres.md §4).
+          "alter table {s}.data_version add column listened_until timestamptz not null"
+              + " default '-infinity'"));
 
   static final int VERSION = MIGRATIONS.size();
   private static final Set<String> TABLES = Set.of("kv", "data_version", "queue",

@@ -42,6 +42,7 @@ final class Sql {
   final String rangeReverse;
   final String dumpLive;
   final String commitVersion;
+  final String promiseToListen;
 
   final String queueAdd;
   final String queueTake;
@@ -79,12 +80,17 @@ final class Sql {
     checkVersion = "select " + s + "check_failed(?) where not exists (select 1 from " + kv
         + " where k = ? and version = ? and " + live + ")";
     bumpVersion = "update " + s + "data_version set version = version + ? where k = 0"
-        + " returning version";
+        + " returning version, listened_until";
+    // The notification goes out only while some instance has promised to listen; the
+    // data_version row is locked by this transaction, so no promise lands in between
+    // (docs/postgres.md §4).
+    String notifyIfHeard = " left join lateral (select pg_notify(?, ?)"
+        + " where d.listened_until > now()) n on true";
     logCommit = "insert into " + s + "commit_log (id, version, at_ms) values (?, "
         + currentVersion + ", ?)";
     // The same row, with the notification sent from a subquery: one statement less.
     logCommitAndNotify = "insert into " + s + "commit_log (id, version, at_ms)"
-        + " select ?, d.version, ? from " + s + "data_version d, (select pg_notify(?, ?)) n"
+        + " select ?, d.version, ? from " + s + "data_version d" + notifyIfHeard
         + " where d.k = 0";
     upsertOne = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
         + " values (?, ?, ?, " + currentVersion + ", ?)" + upsert;
@@ -101,7 +107,7 @@ final class Sql {
     writeLog = ", l as (insert into " + s + "commit_log (id, version, at_ms)"
         + " select ?, d.version, ? from d)";
     writeResult = " select d.version from d";
-    writeResultAndNotify = " select d.version from d, (select pg_notify(?, ?)) n";
+    writeResultAndNotify = " select d.version from d" + notifyIfHeard;
     // The key is the prefix, then a string part with the commit's versionstamp: 16 hex digits
     // of the version and 0000 (Mutation.SetVersionstampedKey, docs/atomic.md §4).
     upsertStamped = "insert into " + kv + " (k, v, v_encoding, version, expiration_ms)"
@@ -122,6 +128,14 @@ final class Sql {
     dumpLive = "select k, v, v_encoding, version, expiration_ms from " + kv + " where " + live
         + " order by k";
     commitVersion = "select version from " + s + "data_version where k = 0";
+    // Promises to listen for ? more seconds; answers whether the last promise (any
+    // instance's) still held, that is whether every commit since it was made has notified.
+    // The row is read through the join, before it is updated: a subquery of the returning
+    // list would find the row already replaced by this statement, and answer null.
+    promiseToListen = "with last as (select listened_until from " + s + "data_version"
+        + " where k = 0 for update) update " + s + "data_version d set listened_until ="
+        + " greatest(d.listened_until, clock_timestamp() + make_interval(secs => ?))"
+        + " from last where d.k = 0 returning last.listened_until > clock_timestamp()";
 
     String q = s + "queue";
     String r = s + "queue_running";

@@ -1,20 +1,29 @@
 package dev.kvasir.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
-/** Watches across instances through LISTEN/NOTIFY, and what happens when that connection drops. */
+/**
+ * Watches across instances through LISTEN/NOTIFY, what happens when that connection drops, and
+ * the promise to listen without which commits send no notification.
+ */
 class ChangeFeedIT {
   @Test
   void anotherInstancesWrite_wakesTheWatcher_andUnrelatedWritesDoNot() throws Exception {
@@ -42,8 +51,8 @@ class ChangeFeedIT {
       // Cut the listener and write at once: the notification goes nowhere. The watcher must
       // read again when it reconnects.
       try (Statement s = admin.createStatement()) {
-        s.execute("select pg_terminate_backend(pid) from pg_stat_activity"
-            + " where query = 'listen kvasir_" + schema + "'");
+        s.execute("select pg_terminate_backend(pid) from pg_stat_activity where "
+            + listening(schema));
       }
       writer.set(KvKey.of("watched"), "written while nobody listened");
       CompletableFuture<KvEntry> seen = CompletableFuture.supplyAsync(() -> {
@@ -58,10 +67,118 @@ class ChangeFeedIT {
     }
   }
 
+  @Test
+  void commitsNotify_onlyWhileSomeInstancePromisedToListen() throws Exception {
+    String schema = TestPostgres.freshSchema("feed");
+    String url = TestPostgres.url() + "?schema=" + schema;
+    try (Kv writer = Kv.open(url); Connection admin = TestPostgres.admin();
+        Connection ear = TestPostgres.admin()) {
+      try (Statement s = ear.createStatement()) {
+        s.execute("listen kvasir_" + schema); // hears, but promised nothing
+      }
+      PGConnection heard = ear.unwrap(PGConnection.class);
+      writer.set(KvKey.of("pipelined"), 1);
+      writer.atomic().sumNumber(KvKey.of("interactive"), 1.5).commit();
+      assertThat(heard.getNotifications(1_000)).as("nobody promised to listen")
+          .isNullOrEmpty();
+
+      try (Kv watcher = Kv.open(url);
+          WatchStream watch = watcher.watch(List.of(KvKey.of("watched")))) {
+        watch.next();
+        awaitListening(admin, schema);
+        writer.set(KvKey.of("pipelined"), 2);
+        writer.atomic().sumNumber(KvKey.of("interactive"), 1.5).commit();
+        assertThat(notificationsWithin(heard, 2, 30_000)).hasSize(2);
+      }
+    }
+  }
+
+  @Test
+  void aLapsedPromise_isFoundAtTheNextRenewal_andTheWatcherReadsAgain() throws Exception {
+    String schema = TestPostgres.freshSchema("feed");
+    String url = TestPostgres.url() + "?schema=" + schema;
+    try (Kv watcher = Kv.open(url); Kv writer = Kv.open(url);
+        WatchStream watch = watcher.watch(List.of(KvKey.of("watched")));
+        Connection admin = TestPostgres.admin()) {
+      assertThat(watch.next().get(0).exists()).isFalse();
+      awaitListening(admin, schema);
+      writer.set(KvKey.of("watched"), "heard");
+      assertThat(nextValue(watch).get(30, TimeUnit.SECONDS)).isEqualTo("heard");
+      // "heard" may have been read on the feed's first look after listening, and its
+      // notification then left a change to report: take it first.
+      CompletableFuture<Object> seen = nextValue(watch);
+      try {
+        assertThat(seen.get(1, TimeUnit.SECONDS)).isEqualTo("heard");
+        seen = nextValue(watch);
+      } catch (TimeoutException nothingLeft) {
+        // seen waits for the next change
+      }
+      try (Statement s = admin.createStatement()) {
+        // As if the watcher had stalled past its promise: this write notifies nobody.
+        s.execute("update " + schema + ".data_version set listened_until = '-infinity'");
+      }
+      writer.set(KvKey.of("watched"), "written while no promise held");
+      CompletableFuture<Object> next = seen;
+      assertThatThrownBy(() -> next.get(3, TimeUnit.SECONDS)).as("no notification went out")
+          .isInstanceOf(TimeoutException.class);
+      long renewal = TimeUnit.NANOSECONDS.toSeconds(ChangeFeed.RENEW_NANOS);
+      assertThat(next.get(renewal + 30, TimeUnit.SECONDS))
+          .isEqualTo("written while no promise held");
+    }
+  }
+
+  @Test
+  void thePromise_answersWhetherTheOneBeforeHeld() throws Exception {
+    String schema = TestPostgres.freshSchema("feed");
+    try (Kv kv = Kv.open(TestPostgres.url() + "?schema=" + schema);
+        Connection admin = TestPostgres.admin();
+        PreparedStatement promise = admin.prepareStatement(new Sql(schema).promiseToListen)) {
+      promise.setLong(1, ChangeFeed.PROMISE_SECONDS);
+      assertThat(answer(promise)).as("nobody had promised").isFalse();
+      assertThat(answer(promise)).as("the first promise holds").isTrue();
+      try (Statement s = admin.createStatement()) {
+        s.execute("update " + schema + ".data_version set listened_until = now()");
+      }
+      assertThat(answer(promise)).as("the promise had run out").isFalse();
+    }
+  }
+
+  /** The value of the watched key when the watch next reports a change. */
+  private static CompletableFuture<Object> nextValue(WatchStream watch) {
+    return CompletableFuture.supplyAsync(() -> watch.next().get(0).value());
+  }
+
+  private static boolean answer(PreparedStatement promise) throws Exception {
+    try (ResultSet r = promise.executeQuery()) {
+      r.next();
+      return r.getBoolean(1);
+    }
+  }
+
+  private static List<PGNotification> notificationsWithin(PGConnection c, int wanted,
+      long millis) throws Exception {
+    List<PGNotification> out = new ArrayList<>();
+    long end = System.currentTimeMillis() + millis;
+    while (out.size() < wanted && System.currentTimeMillis() < end) {
+      PGNotification[] got = c.getNotifications(100);
+      if (got != null) {
+        out.addAll(List.of(got));
+      }
+    }
+    return out;
+  }
+
+  /** The listening connection, by its last statement: the promise to listen (ChangeFeed). */
+  private static String listening(String schema) {
+    return "query like 'with last as%' and query like '%\"" + schema + "\".data_version%'";
+  }
+
+  /** Waits until the watcher listens and its promise to listen is committed. */
   private static void awaitListening(Connection admin, String schema) throws Exception {
     for (int i = 0; i < 500; i++) {
       try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(
-          "select count(*) from pg_stat_activity where query = 'listen kvasir_" + schema + "'")) {
+          "select count(*) from pg_stat_activity where state = 'idle' and "
+              + listening(schema))) {
         r.next();
         if (r.getInt(1) > 0) {
           return;

@@ -98,17 +98,20 @@ class PostgresSchemaIT {
     try (Kv kv = Kv.open(url)) {
       kv.set(KvKey.of("kept"), "from before");
     }
-    // Undo the last migration (the server-side u64 functions), as an older Kvasir left it.
+    // Undo the last two migrations (the server-side u64 functions, the promise to listen), as
+    // an older Kvasir left it.
     try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
       s.execute("drop function " + schema + ".u64_mutate, " + schema + ".u64_value, " + schema
           + ".u64_bytes");
-      s.execute("update " + schema + ".migration_state set version = " + (Schema.VERSION - 1));
+      s.execute("alter table " + schema + ".data_version drop column listened_until");
+      s.execute("update " + schema + ".migration_state set version = " + (Schema.VERSION - 2));
     }
     try (Kv kv = Kv.open(url)) {
       assertThat(kv.get(KvKey.of("kept")).value()).isEqualTo("from before");
       kv.atomic().sum(KvKey.of("n"), 2).commit();
       kv.atomic().sum(KvKey.of("n"), 3).commit();
       assertThat(kv.get(KvKey.of("n")).value()).isEqualTo(KvU64.of(5));
+      kv.set(KvKey.of("after"), "the upgrade"); // its statement reads listened_until
     }
     assertThat(count("select version from " + schema + ".migration_state"))
         .isEqualTo(Schema.VERSION);
