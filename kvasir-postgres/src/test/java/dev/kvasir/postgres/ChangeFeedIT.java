@@ -41,20 +41,15 @@ class ChangeFeedIT {
 
   @Test
   void listeningConnectionKilled_writeMeanwhile_isStillSeen() throws Exception {
-    String schema = TestPostgres.freshSchema("feed");
-    String url = TestPostgres.url() + "?schema=" + schema;
-    try (Kv watcher = Kv.open(url); Kv writer = Kv.open(url);
-        WatchStream watch = watcher.watch(List.of(KvKey.of("watched")));
-        Connection admin = TestPostgres.admin()) {
-      assertThat(watch.next().get(0).exists()).isFalse();
-      awaitListening(admin, schema);
+    try (Watched w = new Watched()) {
+      WatchStream watch = w.watch;
       // Cut the listener and write at once: the notification goes nowhere. The watcher must
       // read again when it reconnects.
-      try (Statement s = admin.createStatement()) {
+      try (Statement s = w.admin.createStatement()) {
         s.execute("select pg_terminate_backend(pid) from pg_stat_activity where "
-            + listening(schema));
+            + listening(w.schema));
       }
-      writer.set(KvKey.of("watched"), "written while nobody listened");
+      w.writer.set(KvKey.of("watched"), "written while nobody listened");
       CompletableFuture<KvEntry> seen = CompletableFuture.supplyAsync(() -> {
         List<KvEntry> state = watch.next();
         while (!state.get(0).exists()) {
@@ -95,14 +90,9 @@ class ChangeFeedIT {
 
   @Test
   void aLapsedPromise_isFoundAtTheNextRenewal_andTheWatcherReadsAgain() throws Exception {
-    String schema = TestPostgres.freshSchema("feed");
-    String url = TestPostgres.url() + "?schema=" + schema;
-    try (Kv watcher = Kv.open(url); Kv writer = Kv.open(url);
-        WatchStream watch = watcher.watch(List.of(KvKey.of("watched")));
-        Connection admin = TestPostgres.admin()) {
-      assertThat(watch.next().get(0).exists()).isFalse();
-      awaitListening(admin, schema);
-      writer.set(KvKey.of("watched"), "heard");
+    try (Watched w = new Watched()) {
+      WatchStream watch = w.watch;
+      w.writer.set(KvKey.of("watched"), "heard");
       assertThat(nextValue(watch).get(30, TimeUnit.SECONDS)).isEqualTo("heard");
       // "heard" may have been read on the feed's first look after listening, and its
       // notification then left a change to report: take it first.
@@ -113,11 +103,11 @@ class ChangeFeedIT {
       } catch (TimeoutException nothingLeft) {
         // seen waits for the next change
       }
-      try (Statement s = admin.createStatement()) {
+      try (Statement s = w.admin.createStatement()) {
         // As if the watcher had stalled past its promise: this write notifies nobody.
-        s.execute("update " + schema + ".data_version set listened_until = '-infinity'");
+        s.execute("update " + w.schema + ".data_version set listened_until = '-infinity'");
       }
-      writer.set(KvKey.of("watched"), "written while no promise held");
+      w.writer.set(KvKey.of("watched"), "written while no promise held");
       CompletableFuture<Object> next = seen;
       assertThatThrownBy(() -> next.get(3, TimeUnit.SECONDS)).as("no notification went out")
           .isInstanceOf(TimeoutException.class);
@@ -140,6 +130,36 @@ class ChangeFeedIT {
         s.execute("update " + schema + ".data_version set listened_until = now()");
       }
       assertThat(answer(promise)).as("the promise had run out").isFalse();
+    }
+  }
+
+  /**
+   * Two instances on a fresh schema: one watching the key "watched", its first state read and
+   * its listener listening; one to write.
+   */
+  private static final class Watched implements AutoCloseable {
+    final String schema = TestPostgres.freshSchema("feed");
+    final Kv watcher;
+    final Kv writer;
+    final WatchStream watch;
+    final Connection admin;
+
+    Watched() throws Exception {
+      String url = TestPostgres.url() + "?schema=" + schema;
+      watcher = Kv.open(url);
+      writer = Kv.open(url);
+      watch = watcher.watch(List.of(KvKey.of("watched")));
+      admin = TestPostgres.admin();
+      assertThat(watch.next().get(0).exists()).isFalse();
+      awaitListening(admin, schema);
+    }
+
+    @Override
+    public void close() throws Exception {
+      watch.close();
+      writer.close();
+      watcher.close();
+      admin.close();
     }
   }
 
