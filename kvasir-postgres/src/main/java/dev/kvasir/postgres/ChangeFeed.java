@@ -81,9 +81,9 @@ final class ChangeFeed implements AutoCloseable {
           PGNotification[] received = pg.getNotifications(WAIT_MS);
           if (System.nanoTime() - renewAt >= 0) {
             renewAt = System.nanoTime() + RENEW_NANOS;
-            if (!promiseToListen(c)) {
-              LOG.info("The promise to hear commits on {} had lapsed; watchers read their keys"
-                  + " again", db.where());
+            if (!promiseToListen(c)) { // this thread stalled, or the server's clock jumped
+              LOG.warn("The promise to hear commits on {} had lapsed before its renewal;"
+                  + " watchers read their keys again", db.where());
               onResync.run();
             }
           }
