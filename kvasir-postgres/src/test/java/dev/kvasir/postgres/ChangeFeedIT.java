@@ -195,17 +195,7 @@ class ChangeFeedIT {
 
   /** Waits until the watcher listens and its promise to listen is committed. */
   private static void awaitListening(Connection admin, String schema) throws Exception {
-    for (int i = 0; i < 500; i++) {
-      try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(
-          "select count(*) from pg_stat_activity where state = 'idle' and "
-              + listening(schema))) {
-        r.next();
-        if (r.getInt(1) > 0) {
-          return;
-        }
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("the watcher never listened");
+    TestPostgres.awaitSession(admin, "state = 'idle' and " + listening(schema),
+        "the watcher never listened");
   }
 }

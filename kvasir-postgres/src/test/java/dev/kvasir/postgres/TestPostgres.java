@@ -42,10 +42,18 @@ final class TestPostgres {
 
   /** Waits until some transaction of a Kvasir engine waits for a lock. */
   static void awaitKvasirWaitingForALock(Connection admin) throws Exception {
+    awaitSession(admin, "application_name = 'kvasir' and wait_event_type = 'Lock'",
+        "no Kvasir transaction ever waited for a lock");
+  }
+
+  /**
+   * Waits up to 5 s until some server process matches {@code condition} on {@code
+   * pg_stat_activity}; fails with {@code never} otherwise.
+   */
+  static void awaitSession(Connection admin, String condition, String never) throws Exception {
     for (int i = 0; i < 500; i++) {
       try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(
-          "select count(*) from pg_stat_activity where application_name = 'kvasir'"
-              + " and wait_event_type = 'Lock'")) {
+          "select count(*) from pg_stat_activity where " + condition)) {
         r.next();
         if (r.getInt(1) > 0) {
           return;
@@ -53,7 +61,7 @@ final class TestPostgres {
       }
       Thread.sleep(10);
     }
-    throw new AssertionError("no Kvasir transaction ever waited for a lock");
+    throw new AssertionError(never);
   }
 
   /** A schema name no other test of this JVM uses. */
