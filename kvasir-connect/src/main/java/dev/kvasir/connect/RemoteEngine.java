@@ -57,9 +57,12 @@ public final class RemoteEngine implements KvEngine {
   private final Set<RemoteWatch> watches = ConcurrentHashMap.newKeySet();
   private final RemoteQueue queue = new RemoteQueue(this);
   private volatile boolean queuesOffered;
-  /** The metadata in use, with what data calls under it share. */
-  private volatile DataCalls calls;
-  private volatile Instant refreshAt;
+  /** The metadata in use, with what data calls under it share: a completed future. */
+  private volatile CompletableFuture<DataCalls> calls;
+  /** When the metadata is due to be fetched again; due at once before the first exchange. */
+  private volatile Instant refreshAt = Instant.MIN;
+  /** The exchange under way, which every caller that finds the metadata due waits for. */
+  private CompletableFuture<DataCalls> refreshing; // guarded by this
   private volatile boolean closed;
 
   private RemoteEngine(RemoteConfig config) {
@@ -75,7 +78,7 @@ public final class RemoteEngine implements KvEngine {
   public static RemoteEngine open(RemoteConfig config) {
     RemoteEngine engine = new RemoteEngine(config);
     try {
-      engine.refreshMetadata();
+      engine.awaitCalls();
     } catch (RuntimeException e) {
       engine.close();
       throw e;
@@ -85,37 +88,76 @@ public final class RemoteEngine implements KvEngine {
 
   /** The metadata in use. */
   public Metadata metadata() {
-    return calls.metadata();
+    return calls.join().metadata();
   }
 
-  /** The metadata's calls, refreshed first if due; requests take no lock unless it is. */
-  private DataCalls currentCalls() {
-    if (Instant.now().isAfter(refreshAt)) {
-      synchronized (this) {
-        if (Instant.now().isAfter(refreshAt)) {
-          refreshMetadata();
-        }
-      }
+  /**
+   * The metadata's calls, once a refresh that is due is done; requests take no lock unless it
+   * is. Never waits: an asynchronous request may be started on the transport's thread that
+   * read the answer before it, which is the only thread that can read the refresh's answer
+   * (docs/kv-connect.md §11).
+   */
+  private CompletableFuture<DataCalls> currentCalls() {
+    if (!Instant.now().isAfter(refreshAt)) {
+      return calls;
     }
-    return calls;
+    synchronized (this) {
+      if (!Instant.now().isAfter(refreshAt)) {
+        return calls;
+      }
+      if (refreshing == null) {
+        CompletableFuture<DataCalls> refresh = fetchMetadata();
+        refreshing = refresh;
+        // Runs at once, on this thread, if the answer is in already: hence not the field below.
+        refresh.whenComplete((fetched, error) -> refreshEnded(refresh));
+        return refresh;
+      }
+      return refreshing;
+    }
   }
 
-  private synchronized void refreshMetadata() {
+  private synchronized void refreshEnded(CompletableFuture<DataCalls> refresh) {
+    if (refreshing == refresh) {
+      refreshing = null; // after a failure, the next request tries again
+    }
+  }
+
+  /** {@link #currentCalls}, waiting for a refresh on the caller's thread. */
+  private DataCalls awaitCalls() {
+    ensureMayWait();
+    try {
+      return currentCalls().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KvException("interrupted while fetching the metadata", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r
+          : new KvException("KV Connect failed to fetch the metadata: " + e.getCause(),
+              e.getCause());
+    }
+  }
+
+  /** The metadata exchange, with the retries of any request; adopts what it answers. */
+  private CompletableFuture<DataCalls> fetchMetadata() {
     Transport.Call call = new Transport.Call(config.url(),
         Map.of("authorization", "Bearer " + config.accessToken()), "application/json",
         Metadata.request().getBytes(StandardCharsets.UTF_8), config.timeout());
-    Transport.Answer response = send(call, "the metadata endpoint at '" + config.url() + "'");
-    Metadata m = Metadata.parse(response.text(), response.uri());
-    queuesOffered = response.header(RemoteQueue.OFFERED).equals("1");
-    Instant now = Instant.now();
-    Instant early = m.expiresAt().minus(REFRESH_EARLY);
-    Instant latest = now.plus(REFRESH_AT_LEAST_EVERY);
-    calls = new DataCalls(m);
-    refreshAt = early.isBefore(latest) ? early : latest;
+    String what = "the metadata endpoint at '" + config.url() + "'";
+    return sendAsync(call, what, 0, config.retryDelay()).thenApply(response -> {
+      Metadata m = Metadata.parse(response.text(), response.uri());
+      queuesOffered = response.header(RemoteQueue.OFFERED).equals("1");
+      Instant early = m.expiresAt().minus(REFRESH_EARLY);
+      Instant latest = Instant.now().plus(REFRESH_AT_LEAST_EVERY);
+      DataCalls fetched = new DataCalls(m);
+      calls = CompletableFuture.completedFuture(fetched);
+      refreshAt = early.isBefore(latest) ? early : latest; // after calls: read in this order
+      return fetched;
+    });
   }
 
   /** Sends with retries for 5xx and network errors; returns a 2xx answer. */
   private Transport.Answer send(Transport.Call call, String what) {
+    ensureMayWait();
     Duration delay = config.retryDelay();
     for (int attempt = 0; ; attempt++) {
       ensureOpen();
@@ -262,16 +304,27 @@ public final class RemoteEngine implements KvEngine {
     }
   }
 
-  /** A data-path call to the endpoint for this consistency. */
-  Transport.Call dataCall(String method, MessageLite body, boolean strong, Duration timeout) {
-    return dataCall(method, body, strong, timeout, Map.of());
-  }
-
-  private Transport.Call dataCall(String method, MessageLite body, boolean strong,
-      Duration timeout, Map<String, String> extraHeaders) {
-    DataCalls c = currentCalls();
+  /** A data-path call under the metadata {@code c} to its endpoint for this consistency. */
+  private static Transport.Call dataCall(DataCalls c, String method, MessageLite body,
+      boolean strong, Duration timeout, Map<String, String> extraHeaders) {
     return new Transport.Call(c.uri(method, strong), c.headers(extraHeaders),
         "application/x-protobuf", body.toByteArray(), timeout);
+  }
+
+  /** Posts a data-path call with retries, on the caller's thread; returns the 2xx answer. */
+  private Transport.Answer sendData(String method, MessageLite body, boolean strong,
+      Duration timeout, Map<String, String> extraHeaders) {
+    Transport.Call call = dataCall(awaitCalls(), method, body, strong, timeout, extraHeaders);
+    return send(call, "'" + call.uri() + "'");
+  }
+
+  /** {@link #sendData} with the usual timeout, without a thread waiting. */
+  private CompletableFuture<Transport.Answer> sendDataAsync(String method, MessageLite body,
+      boolean strong, Map<String, String> extraHeaders) {
+    return currentCalls().thenCompose(c -> {
+      Transport.Call call = dataCall(c, method, body, strong, config.timeout(), extraHeaders);
+      return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay());
+    });
   }
 
   /**
@@ -279,19 +332,25 @@ public final class RemoteEngine implements KvEngine {
    * the usual timeout (a long poll); returns the 2xx answer.
    */
   Transport.Answer post(String method, MessageLite body, Duration longer) {
-    Transport.Call call = dataCall(method, body, true, config.timeout().plus(longer));
-    return send(call, "'" + call.uri() + "'");
-  }
-
-  private byte[] call(String method, MessageLite body, boolean strong) {
-    Transport.Call call = dataCall(method, body, strong, config.timeout());
-    return send(call, "'" + call.uri() + "'").body();
+    return sendData(method, body, true, config.timeout().plus(longer), Map.of());
   }
 
   @Override
   public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency) {
     boolean strong = consistency == Consistency.STRONG;
-    byte[] answer = call("snapshot_read", Wire.snapshotRead(ranges), strong);
+    return entries(sendData("snapshot_read", Wire.snapshotRead(ranges), strong,
+        config.timeout(), Map.of()).body(), strong);
+  }
+
+  @Override
+  public CompletableFuture<List<List<RawEntry>>> snapshotReadAsync(List<ReadRange> ranges,
+      Consistency consistency) {
+    boolean strong = consistency == Consistency.STRONG;
+    return sendDataAsync("snapshot_read", Wire.snapshotRead(ranges), strong, Map.of())
+        .thenApply(r -> entries(r.body(), strong));
+  }
+
+  private static List<List<RawEntry>> entries(byte[] answer, boolean strong) {
     try {
       return Wire.entries(SnapshotReadOutput.parseFrom(answer), strong);
     } catch (InvalidProtocolBufferException e) {
@@ -300,49 +359,30 @@ public final class RemoteEngine implements KvEngine {
   }
 
   @Override
-  public CompletableFuture<List<List<RawEntry>>> snapshotReadAsync(List<ReadRange> ranges,
-      Consistency consistency) {
-    boolean strong = consistency == Consistency.STRONG;
-    Transport.Call call = dataCall("snapshot_read", Wire.snapshotRead(ranges), strong,
-        config.timeout());
-    return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay())
-        .thenApply(r -> {
-          try {
-            return Wire.entries(SnapshotReadOutput.parseFrom(r.body()), strong);
-          } catch (InvalidProtocolBufferException e) {
-            throw new RemoteException("KV Connect failed to decode response: " + e.getMessage(),
-                e);
-          }
-        });
-  }
-
-  @Override
   public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
-    Transport.Call call = writeCall(write);
-    return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay())
+    return sendDataAsync("atomic_write", Wire.atomicWrite(write), true, writeHeaders(write))
         .thenApply(r -> committed(r.body()));
   }
 
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-    Transport.Call call = writeCall(write);
-    return committed(send(call, "'" + call.uri() + "'").body());
+    return committed(sendData("atomic_write", Wire.atomicWrite(write), true, config.timeout(),
+        writeHeaders(write)).body());
   }
 
   /**
-   * The request of an atomic write, with one idempotency key for every attempt of it: a retry
-   * after a lost answer (the server died after committing) is answered with the first attempt's
-   * result, not applied again.
+   * The headers of an atomic write: one idempotency key for every attempt of it, so that a
+   * retry after a lost answer (the server died after committing) is answered with the first
+   * attempt's result, not applied again.
    */
-  private Transport.Call writeCall(AtomicWrite write) {
+  private Map<String, String> writeHeaders(AtomicWrite write) {
     if (!write.enqueues().isEmpty() && !queuesOffered) {
       throw new KvException("Enqueue operations are not supported in KV Connect (only a Kvasir"
           + " server offers queues)");
     }
     String key = write.idempotencyKey() != null ? write.idempotencyKey()
         : UUID.randomUUID().toString();
-    return dataCall("atomic_write", Wire.atomicWrite(write), true, config.timeout(),
-        Map.of(Wire.IDEMPOTENCY_KEY_HEADER, key));
+    return Map.of(Wire.IDEMPOTENCY_KEY_HEADER, key);
   }
 
   private static Optional<Versionstamp> committed(byte[] answer) {
@@ -367,7 +407,7 @@ public final class RemoteEngine implements KvEngine {
   @Override
   public EngineWatch watch(List<RawKey> keys) {
     ensureOpen();
-    int version = currentCalls().metadata().version();
+    int version = awaitCalls().metadata().version();
     if (version < 3) {
       throw new KvException("watch needs KV Connect protocol version 3; the server speaks "
           + version);
@@ -383,7 +423,8 @@ public final class RemoteEngine implements KvEngine {
    * @throws IOException if the stream cannot be opened now (retried by the watch)
    */
   InputStream openWatchStream(List<RawKey> keys) throws IOException, InterruptedException {
-    return transport.openStream(dataCall("watch", Wire.watch(keys), true, config.timeout()));
+    return transport.openStream(dataCall(awaitCalls(), "watch", Wire.watch(keys), true,
+        config.timeout(), Map.of()));
   }
 
   void watchClosed(RemoteWatch watch) {
@@ -396,6 +437,18 @@ public final class RemoteEngine implements KvEngine {
 
   boolean isClosed() {
     return closed;
+  }
+
+  /**
+   * Refuses to wait on one of the transport's threads: the answer waited for could only be read
+   * there, so neither it nor the request's time limit would ever end the wait (docs/async.md §2).
+   */
+  private void ensureMayWait() {
+    if (transport.isOwnThread()) {
+      throw new KvException("a blocking KV Connect call was made in a callback on the client's"
+          + " own thread, which is the thread that reads its answer; use the asynchronous API"
+          + " there, or give kv.async an executor of your own (docs/async.md §2)");
+    }
   }
 
   private void ensureOpen() {

@@ -60,6 +60,9 @@ final class Transport implements AutoCloseable {
     }
   }
 
+  /** The transport whose pool started the current thread, if one did. */
+  private static final ThreadLocal<Transport> OWNER = new ThreadLocal<>();
+
   private final HttpClient client;
 
   Transport(RemoteConfig config) {
@@ -68,7 +71,15 @@ final class Transport implements AutoCloseable {
     tls.setSslContext(config.sslContext());
     connector.setSslContextFactory(tls);
     connector.setConnectTimeout(config.timeout());
-    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
+    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2) {
+      @Override
+      public Thread newThread(Runnable runnable) {
+        return super.newThread(() -> {
+          OWNER.set(Transport.this);
+          runnable.run();
+        });
+      }
+    };
     threads.setName("kvasir-remote");
     threads.setDaemon(true);
     // No reserved threads: handing the selector to a parked spare on every response costs
@@ -93,6 +104,14 @@ final class Transport implements AutoCloseable {
     // answer. (Starting the client installs the handlers.)
     client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
     client.getProtocolHandlers().remove(ProxyAuthenticationProtocolHandler.NAME);
+  }
+
+  /**
+   * Whether the current thread is one of this transport's, which read answers and complete them
+   * (§11): a call that waited there for an answer would wait for itself.
+   */
+  boolean isOwnThread() {
+    return OWNER.get() == this;
   }
 
   /**

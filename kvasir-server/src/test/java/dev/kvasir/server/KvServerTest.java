@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.kvasir.AsyncKv;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvException;
@@ -26,9 +27,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** What the server refuses, and how: status, message, and nothing written. */
 class KvServerTest {
@@ -174,6 +179,65 @@ class KvServerTest {
       Thread.sleep(2_500);
       Kv.of(remote).get(KvKey.of("a"));
       assertThat(remote.metadata().expiresAt()).isAfter(first);
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a regression hangs
+  void remoteEngine_refreshesTheMetadata_withoutBlockingTheThreadThatReadsAnswers()
+      throws Exception {
+    // Each get is started by the callback of the one before, on the client's thread that read
+    // its answer (kv.async(Runnable::run)). A refresh that waited there for its own answer
+    // would never get it: the chain stopped for good once the refresh came due.
+    try (KvServer shortLived = KvServer.builder(served.backing).accessToken(Served.TOKEN)
+            .port(0).metadataLifetime(Duration.ofSeconds(12)).start();
+        RemoteEngine remote = RemoteEngine.open(RemoteConfig.from(shortLived.url(),
+            KvOptions.defaults().with("accessToken", Served.TOKEN)))) {
+      Instant first = remote.metadata().expiresAt();
+      CompletableFuture<Integer> chain = new CompletableFuture<>();
+      getsUntil(Kv.of(remote).async(Runnable::run), System.nanoTime() + 3_000_000_000L, 0,
+          chain);
+      assertThat(chain.get(20, TimeUnit.SECONDS)).as("gets in the chain").isPositive();
+      assertThat(remote.metadata().expiresAt()).as("refreshed").isAfter(first);
+    }
+  }
+
+  /** Gets one after another, each from the callback of the one before, until {@code end}. */
+  private static void getsUntil(AsyncKv kv, long end, int done,
+      CompletableFuture<Integer> chain) {
+    kv.get(KvKey.of("a")).whenComplete((entry, error) -> {
+      if (error != null) {
+        chain.completeExceptionally(error);
+      } else if (System.nanoTime() - end >= 0) {
+        chain.complete(done + 1);
+      } else {
+        getsUntil(kv, end, done + 1, chain);
+      }
+    });
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a regression hangs
+  void remoteEngine_blockingCallInACallbackOnItsOwnThread_failsInsteadOfWaitingForever()
+      throws Exception {
+    // docs/async.md §2 forbids it: the blocking get would wait on the very thread that reads
+    // its answer. It has to fail at once, and the client has to work afterwards.
+    try (Kv remote = Kv.open(served.server.url(),
+        KvOptions.defaults().with("accessToken", Served.TOKEN))) {
+      Thread test = Thread.currentThread();
+      Object outcome = null;
+      for (int attempt = 0; attempt < 5 && outcome == null; attempt++) {
+        // null where the first get was answered before its callback was attached: the
+        // callback then ran here, not on the client's thread, and proves nothing.
+        outcome = remote.async(Runnable::run).get(KvKey.of("a"))
+            .thenApply(first -> Thread.currentThread() == test ? null : remote.get(KvKey.of("b")))
+            .handle((entry, error) -> error != null ? error : entry)
+            .get(60, TimeUnit.SECONDS);
+      }
+      assertThat(outcome).isInstanceOf(CompletionException.class);
+      assertThat(((Throwable) outcome).getCause()).isInstanceOf(KvException.class)
+          .hasMessageContaining("blocking KV Connect call was made in a callback");
+      assertThat(remote.get(KvKey.of("a")).exists()).as("the client works afterwards").isFalse();
     }
   }
 
