@@ -122,7 +122,10 @@ public final class RemoteEngine implements KvEngine {
     }
   }
 
-  /** {@link #currentCalls}, waiting for a refresh on the caller's thread. */
+  /**
+   * {@link #currentCalls}, waiting for a refresh on the caller's thread. Every blocking call
+   * starts here, so here it is refused on the transport's own threads.
+   */
   private DataCalls awaitCalls() {
     ensureMayWait();
     try {
@@ -157,7 +160,6 @@ public final class RemoteEngine implements KvEngine {
 
   /** Sends with retries for 5xx and network errors; returns a 2xx answer. */
   private Transport.Answer send(Transport.Call call, String what) {
-    ensureMayWait();
     Duration delay = config.retryDelay();
     for (int attempt = 0; ; attempt++) {
       ensureOpen();
