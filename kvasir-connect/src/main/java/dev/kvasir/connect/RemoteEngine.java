@@ -38,6 +38,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLHandshakeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A client for any KV Connect server (denokv, Deno Deploy, Kvasir's {@code KvServer}),
@@ -48,6 +50,7 @@ import javax.net.ssl.SSLHandshakeException;
  * server is Kvasir's, which offers them as an extension ({@link RemoteQueue}).
  */
 public final class RemoteEngine implements KvEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(RemoteEngine.class);
   private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
   private static final Duration REFRESH_EARLY = Duration.ofSeconds(10);
   private static final Duration REFRESH_AT_LEAST_EVERY = Duration.ofMinutes(1);
@@ -92,9 +95,10 @@ public final class RemoteEngine implements KvEngine {
   }
 
   /**
-   * The metadata's calls, once a refresh that is due is done; requests take no lock unless it
-   * is. Never waits: an asynchronous request may be started on the transport's thread that
-   * read the answer before it, which is the only thread that can read the refresh's answer
+   * The metadata's calls; requests take no lock unless a refresh is due. A due refresh starts
+   * here, and requests wait for it only once the metadata in use has expired (or before the
+   * first). Never waits on a thread: an asynchronous request may be started on the transport's
+   * thread that read the answer before it, the only thread that can read the refresh's answer
    * (docs/kv-connect.md §11).
    */
   private CompletableFuture<DataCalls> currentCalls() {
@@ -102,23 +106,34 @@ public final class RemoteEngine implements KvEngine {
       return calls;
     }
     synchronized (this) {
-      if (!Instant.now().isAfter(refreshAt)) {
+      Instant now = Instant.now();
+      if (!now.isAfter(refreshAt)) {
         return calls;
       }
-      if (refreshing == null) {
-        CompletableFuture<DataCalls> refresh = fetchMetadata();
+      CompletableFuture<DataCalls> refresh = refreshing;
+      if (refresh == null) {
+        refresh = fetchMetadata();
         refreshing = refresh;
-        // Runs at once, on this thread, if the answer is in already: hence not the field below.
-        refresh.whenComplete((fetched, error) -> refreshEnded(refresh));
-        return refresh;
+        CompletableFuture<DataCalls> started = refresh;
+        // Runs at once, on this thread, if the answer is in already.
+        started.whenComplete((fetched, error) -> refreshEnded(started, error));
       }
-      return refreshing;
+      boolean stillValid = calls != null && now.isBefore(calls.join().metadata().expiresAt());
+      return stillValid ? calls : refresh;
     }
   }
 
-  private synchronized void refreshEnded(CompletableFuture<DataCalls> refresh) {
+  private synchronized void refreshEnded(CompletableFuture<DataCalls> refresh, Throwable error) {
     if (refreshing == refresh) {
       refreshing = null; // after a failure, the next request tries again
+    }
+    Instant expiresAt = calls == null ? Instant.MIN : calls.join().metadata().expiresAt();
+    if (error != null && !closed && Instant.now().isBefore(expiresAt)) {
+      // While the metadata in use is valid no request waits for the exchange, or sees it fail.
+      Throwable cause = error instanceof CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      LOG.warn("Cannot refresh the KV Connect metadata of {}; requests go on with the metadata"
+          + " in use until it expires at {}: {}", config.url(), expiresAt, cause.toString());
     }
   }
 
