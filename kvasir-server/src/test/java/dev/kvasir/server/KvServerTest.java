@@ -169,10 +169,8 @@ class KvServerTest {
   @Test
   void remoteEngine_fetchesTheMetadataAgain_beforeItExpires() throws Exception {
     // The client refreshes 10 s before expiresAt, so a 12 s lifetime is due after 2 s.
-    try (KvServer shortLived = KvServer.builder(served.backing).accessToken(Served.TOKEN)
-            .port(0).metadataLifetime(Duration.ofSeconds(12)).start();
-        RemoteEngine remote = RemoteEngine.open(RemoteConfig.from(shortLived.url(),
-            KvOptions.defaults().with("accessToken", Served.TOKEN)))) {
+    try (KvServer shortLived = withMetadataLifetime(Duration.ofSeconds(12));
+        RemoteEngine remote = remoteOf(shortLived)) {
       Instant first = remote.metadata().expiresAt();
       Kv.of(remote).get(KvKey.of("a"));
       assertThat(remote.metadata().expiresAt()).as("not due yet").isEqualTo(first);
@@ -180,6 +178,17 @@ class KvServerTest {
       Kv.of(remote).get(KvKey.of("a")); // starts the refresh, which runs beside it
       assertThat(refreshedWithin(remote, first, Duration.ofSeconds(10))).isAfter(first);
     }
+  }
+
+  /** A second server on the same engine whose metadata lives {@code lifetime}. */
+  private KvServer withMetadataLifetime(Duration lifetime) {
+    return KvServer.builder(served.backing).accessToken(Served.TOKEN).port(0)
+        .metadataLifetime(lifetime).start();
+  }
+
+  private static RemoteEngine remoteOf(KvServer server) {
+    return RemoteEngine.open(RemoteConfig.from(server.url(),
+        KvOptions.defaults().with("accessToken", Served.TOKEN)));
   }
 
   /** The metadata's expiry once it is later than {@code first}, or the last seen at the end. */
@@ -201,10 +210,8 @@ class KvServerTest {
     // Each get is started by the callback of the one before, on the client's thread that read
     // its answer (kv.async(Runnable::run)). A refresh that waited there for its own answer
     // would never get it: the chain stopped for good once the refresh came due.
-    try (KvServer shortLived = KvServer.builder(served.backing).accessToken(Served.TOKEN)
-            .port(0).metadataLifetime(Duration.ofSeconds(12)).start();
-        RemoteEngine remote = RemoteEngine.open(RemoteConfig.from(shortLived.url(),
-            KvOptions.defaults().with("accessToken", Served.TOKEN)))) {
+    try (KvServer shortLived = withMetadataLifetime(Duration.ofSeconds(12));
+        RemoteEngine remote = remoteOf(shortLived)) {
       Instant first = remote.metadata().expiresAt();
       assertThat(chainOfGets(remote, Duration.ofSeconds(3))).as("gets in the chain").isPositive();
       assertThat(refreshedWithin(remote, first, Duration.ofSeconds(10))).isAfter(first);
@@ -217,10 +224,8 @@ class KvServerTest {
       throws Exception {
     // A 1 s lifetime is always due for refresh and soon expired, so requests from the client's
     // own thread find an exchange under way and wait for it without blocking.
-    try (KvServer shortLived = KvServer.builder(served.backing).accessToken(Served.TOKEN)
-            .port(0).metadataLifetime(Duration.ofSeconds(1)).start();
-        RemoteEngine remote = RemoteEngine.open(RemoteConfig.from(shortLived.url(),
-            KvOptions.defaults().with("accessToken", Served.TOKEN)))) {
+    try (KvServer shortLived = withMetadataLifetime(Duration.ofSeconds(1));
+        RemoteEngine remote = remoteOf(shortLived)) {
       Instant first = remote.metadata().expiresAt();
       Thread.sleep(1_200);
       assertThat(Instant.now()).as("expired").isAfter(first);
