@@ -19,6 +19,7 @@ import dev.kvasir.connect.proto.Mutation;
 import dev.kvasir.connect.proto.MutationType;
 import dev.kvasir.connect.proto.ValueEncoding;
 import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.spi.KvEngine;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -169,7 +170,7 @@ class KvServerTest {
   @Test
   void remoteEngine_fetchesTheMetadataAgain_beforeItExpires() throws Exception {
     // The client refreshes 10 s before expiresAt, so a 12 s lifetime is due after 2 s.
-    try (KvServer shortLived = withMetadataLifetime(Duration.ofSeconds(12));
+    try (KvServer shortLived = withMetadataLifetime(served.backing, Duration.ofSeconds(12));
         RemoteEngine remote = remoteOf(shortLived)) {
       Instant first = remote.metadata().expiresAt();
       Kv.of(remote).get(KvKey.of("a"));
@@ -180,9 +181,9 @@ class KvServerTest {
     }
   }
 
-  /** A second server on the same engine whose metadata lives {@code lifetime}. */
-  private KvServer withMetadataLifetime(Duration lifetime) {
-    return KvServer.builder(served.backing).accessToken(Served.TOKEN).port(0)
+  /** A second server, on {@code engine}, whose metadata lives {@code lifetime}. */
+  private static KvServer withMetadataLifetime(KvEngine engine, Duration lifetime) {
+    return KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
         .metadataLifetime(lifetime).start();
   }
 
@@ -210,10 +211,11 @@ class KvServerTest {
     // Each get is started by the callback of the one before, on the client's thread that read
     // its answer (kv.async(Runnable::run)). A refresh that waited there for its own answer
     // would never get it: the chain stopped for good once the refresh came due.
-    try (KvServer shortLived = withMetadataLifetime(Duration.ofSeconds(12));
+    try (HeldReads held = new HeldReads();
+        KvServer shortLived = withMetadataLifetime(held, Duration.ofSeconds(12));
         RemoteEngine remote = remoteOf(shortLived)) {
       Instant first = remote.metadata().expiresAt();
-      assertThat(chainOfGets(remote, Duration.ofSeconds(3))).as("gets in the chain").isPositive();
+      assertThat(chainOfGets(remote, held, Duration.ofSeconds(3))).as("gets in the chain").isPositive();
       assertThat(refreshedWithin(remote, first, Duration.ofSeconds(10))).isAfter(first);
     }
   }
@@ -224,23 +226,28 @@ class KvServerTest {
       throws Exception {
     // A 1 s lifetime is always due for refresh and soon expired, so requests from the client's
     // own thread find an exchange under way and wait for it without blocking.
-    try (KvServer shortLived = withMetadataLifetime(Duration.ofSeconds(1));
+    try (HeldReads held = new HeldReads();
+        KvServer shortLived = withMetadataLifetime(held, Duration.ofSeconds(1));
         RemoteEngine remote = remoteOf(shortLived)) {
       Instant first = remote.metadata().expiresAt();
       Thread.sleep(1_200);
       assertThat(Instant.now()).as("expired").isAfter(first);
-      assertThat(chainOfGets(remote, Duration.ofSeconds(2))).as("gets in the chain").isPositive();
+      assertThat(chainOfGets(remote, held, Duration.ofSeconds(2))).as("gets in the chain").isPositive();
       assertThat(remote.metadata().expiresAt()).isAfter(first);
     }
   }
 
   /**
    * Gets one after another for {@code during}, each started by the callback of the one before
-   * on the client's thread that read its answer; how many, once the last is answered.
+   * on the client's thread that read its answer; how many, once the last is answered. The
+   * server holds the first answer until the first callback is attached, so that the chain
+   * starts on the client's thread, not on this one, and stays there.
    */
-  private static int chainOfGets(RemoteEngine remote, Duration during) throws Exception {
+  private static int chainOfGets(RemoteEngine remote, HeldReads held, Duration during)
+      throws Exception {
     CompletableFuture<Integer> chain = new CompletableFuture<>();
     getsUntil(Kv.of(remote).async(Runnable::run), System.nanoTime() + during.toNanos(), 0, chain);
+    held.release();
     return chain.get(20, TimeUnit.SECONDS);
   }
 
