@@ -297,8 +297,9 @@ public final class RemoteEngine implements KvEngine {
    */
   private static KvUnavailableException gaveUp(String what, int attempt, String failure,
       Throwable cause) {
+    String attempts = attempt == 0 ? "1 attempt" : (attempt + 1) + " attempts";
     return new KvUnavailableException("KV Connect failed to call " + what + " after "
-        + (attempt + 1) + " attempts; last: " + failure, true, cause);
+        + attempts + "; last: " + failure, true, cause);
   }
 
   /** The next delay of an exponential backoff: twice this one, at most {@code max}. */
