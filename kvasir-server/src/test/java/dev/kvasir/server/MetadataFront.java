@@ -1,0 +1,119 @@
+package dev.kvasir.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * A test's metadata endpoint that can fail alone: a loopback h2c server that passes the
+ * metadata exchange through to a real {@link KvServer} and points the client's data calls
+ * straight at that server, so that, told to fail, it answers only the exchange with a 503. The
+ * answer's endpoint is absolute, which the client takes in every protocol version
+ * (docs/kv-connect.md §2).
+ */
+final class MetadataFront implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String backend;
+  private final HttpClient http = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1).build();
+  private final Server jetty = new Server();
+  private final ServerConnector connector;
+  private final AtomicInteger refused = new AtomicInteger();
+  private volatile boolean failing;
+
+  MetadataFront(String backend) throws Exception {
+    this.backend = backend;
+    HttpConfiguration config = new HttpConfiguration();
+    connector = new ServerConnector(jetty, new HttpConnectionFactory(config),
+        new HTTP2CServerConnectionFactory(config));
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    jetty.addConnector(connector);
+    jetty.setHandler(new Handler.Abstract() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback)
+          throws Exception {
+        answer(request, response, callback);
+        return true;
+      }
+    });
+    jetty.start();
+  }
+
+  String url() {
+    return "http://127.0.0.1:" + connector.getLocalPort();
+  }
+
+  /** From now on, every exchange is answered with a 503. */
+  void fail() {
+    failing = true;
+  }
+
+  /** From now on, exchanges are passed through again. */
+  void heal() {
+    failing = false;
+  }
+
+  /** How many exchanges were answered with a 503. */
+  int refused() {
+    return refused.get();
+  }
+
+  private void answer(Request request, Response response, Callback callback) throws Exception {
+    if (failing) {
+      refused.incrementAndGet();
+      reply(response, callback, 503, "text/plain", "the metadata endpoint is down");
+      return;
+    }
+    byte[] body = Content.Source.asInputStream(request).readAllBytes();
+    HttpResponse<String> real = http.send(HttpRequest.newBuilder(URI.create(backend + "/"))
+        .header("authorization", request.getHeaders().get(HttpHeader.AUTHORIZATION))
+        .header("content-type", request.getHeaders().get(HttpHeader.CONTENT_TYPE))
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    String text = real.body();
+    if (real.statusCode() == 200) {
+      JsonNode metadata = JSON.readTree(text);
+      for (JsonNode endpoint : metadata.get("endpoints")) {
+        String url = endpoint.get("url").asText();
+        ((ObjectNode) endpoint).put("url", URI.create(backend + "/").resolve(url).toString());
+      }
+      text = JSON.writeValueAsString(metadata);
+    }
+    real.headers().firstValue(ConnectHandler.QUEUES_OFFERED)
+        .ifPresent(v -> response.getHeaders().put(ConnectHandler.QUEUES_OFFERED, v));
+    reply(response, callback, real.statusCode(),
+        real.headers().firstValue("content-type").orElse("text/plain"), text);
+  }
+
+  private static void reply(Response response, Callback callback, int status,
+      String contentType, String text) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+    response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
+  }
+
+  @Override
+  public void close() throws Exception {
+    jetty.stop();
+  }
+}
