@@ -11,6 +11,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +24,13 @@ import java.util.concurrent.TimeUnit;
  * <pre>java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.LoadServer FILE TOKEN</pre>
  */
 final class LoadServer implements AutoCloseable {
+  /**
+   * Short enough that every run, even a short one, goes through the clients' refresh of the
+   * metadata: Java and Deno clients alike exchange again 10 s before it expires
+   * (docs/kv-connect.md §2), so 20 s into a run and every 20 s after.
+   */
+  static final Duration METADATA_LIFETIME = Duration.ofSeconds(30);
+
   private final Process process;
   private final BufferedReader out;
   private final PrintStream in;
@@ -88,6 +96,7 @@ final class LoadServer implements AutoCloseable {
   public static void main(String[] args) throws Exception {
     try (SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(args[0]));
         KvServer server = KvServer.builder(engine).accessToken(args[1]).port(0)
+            .metadataLifetime(METADATA_LIFETIME)
             .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
       System.out.println("url " + server.url());
       BufferedReader commands = new BufferedReader(new InputStreamReader(System.in,
