@@ -1,29 +1,25 @@
 package dev.kvasir.server;
 
 import dev.kvasir.base.Consistency;
-import dev.kvasir.base.Versionstamp;
 import dev.kvasir.memory.MemoryEngine;
-import dev.kvasir.spi.AtomicWrite;
-import dev.kvasir.spi.DequeuedMessage;
-import dev.kvasir.spi.EngineWatch;
-import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
-import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import java.time.Duration;
+import dev.kvasir.testkit.ForwardingEngine;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A test engine: a memory engine whose reads wait until {@link #release()}, so that a test can
- * be sure a client's callback is attached before the answer it waits for arrives. It reports
- * reads that wait, so the server runs them on its worker threads.
+ * be sure a client's callback is attached before the answer it waits for arrives. Its reads
+ * may wait, so the server runs them on its worker threads.
  */
-final class HeldReads implements KvEngine {
-  private final MemoryEngine inner = MemoryEngine.open();
+final class HeldReads extends ForwardingEngine {
   private final CountDownLatch released = new CountDownLatch(1);
+
+  HeldReads() {
+    super(MemoryEngine.open());
+  }
 
   /** Lets every read waiting now, and every later one, go on. */
   void release() {
@@ -40,27 +36,12 @@ final class HeldReads implements KvEngine {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while the reads were held", e);
     }
-    return inner.snapshotRead(ranges, consistency);
-  }
-
-  @Override
-  public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-    return inner.atomicWrite(write);
-  }
-
-  @Override
-  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
-    return inner.dequeueNext(timeout);
-  }
-
-  @Override
-  public EngineWatch watch(List<RawKey> keys) {
-    return inner.watch(keys);
+    return super.snapshotRead(ranges, consistency);
   }
 
   @Override
   public void close() {
     release();
-    inner.close();
+    super.close();
   }
 }

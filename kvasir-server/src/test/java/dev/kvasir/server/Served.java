@@ -1,26 +1,16 @@
 package dev.kvasir.server;
 
-import dev.kvasir.base.Consistency;
 import dev.kvasir.base.KvOptions;
-import dev.kvasir.base.Versionstamp;
 import dev.kvasir.connect.RemoteConfig;
 import dev.kvasir.connect.RemoteEngine;
-import dev.kvasir.spi.AtomicWrite;
-import dev.kvasir.spi.DequeuedMessage;
-import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
-import dev.kvasir.spi.RawEntry;
-import dev.kvasir.spi.RawKey;
-import dev.kvasir.spi.ReadRange;
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
+import dev.kvasir.testkit.ForwardingEngine;
 
 /**
  * A test fixture: an engine served by a {@link KvServer} on a free loopback port, reached through
  * a {@link RemoteEngine}. Closing it closes all three.
  */
-final class Served implements KvEngine {
+final class Served extends ForwardingEngine {
   static final String TOKEN = "test-token-0123456789";
 
   final KvEngine backing;
@@ -28,35 +18,24 @@ final class Served implements KvEngine {
   final RemoteEngine remote;
 
   Served(KvEngine backing) {
+    this(backing, KvServer.builder(backing).accessToken(TOKEN).port(0).start());
+  }
+
+  private Served(KvEngine backing, KvServer server) {
+    this(backing, server, RemoteEngine.open(RemoteConfig.from(server.url(),
+        KvOptions.defaults().with("accessToken", TOKEN))));
+  }
+
+  private Served(KvEngine backing, KvServer server, RemoteEngine remote) {
+    super(remote);
     this.backing = backing;
-    this.server = KvServer.builder(backing).accessToken(TOKEN).port(0).start();
-    this.remote = RemoteEngine.open(RemoteConfig.from(server.url(),
-        KvOptions.defaults().with("accessToken", TOKEN)));
-  }
-
-  @Override
-  public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency) {
-    return remote.snapshotRead(ranges, consistency);
-  }
-
-  @Override
-  public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-    return remote.atomicWrite(write);
-  }
-
-  @Override
-  public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
-    return remote.dequeueNext(timeout);
-  }
-
-  @Override
-  public EngineWatch watch(List<RawKey> keys) {
-    return remote.watch(keys);
+    this.server = server;
+    this.remote = remote;
   }
 
   @Override
   public void close() {
-    remote.close();
+    super.close(); // the client
     server.close();
     backing.close();
   }

@@ -4,55 +4,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
 import dev.kvasir.base.Consistency;
-import dev.kvasir.base.Versionstamp;
 import dev.kvasir.memory.MemoryEngine;
-import dev.kvasir.spi.AtomicWrite;
-import dev.kvasir.spi.DequeuedMessage;
-import dev.kvasir.spi.EngineWatch;
-import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawEntry;
-import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The differential test must catch engines that are subtly wrong. */
 class DifferentialTest {
   /** A memory engine whose reads pass through a distortion. */
-  private static final class Distorted implements KvEngine {
-    private final MemoryEngine inner = MemoryEngine.open();
+  private static final class Distorted extends ForwardingEngine {
     private final UnaryOperator<ReadRange> distortion;
 
     Distorted(UnaryOperator<ReadRange> distortion) {
+      super(MemoryEngine.open());
       this.distortion = distortion;
     }
 
     @Override
     public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency c) {
-      return inner.snapshotRead(ranges.stream().map(distortion).toList(), c);
-    }
-
-    @Override
-    public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-      return inner.atomicWrite(write);
-    }
-
-    @Override
-    public DequeuedMessage dequeueNext(Duration timeout) throws InterruptedException {
-      return inner.dequeueNext(timeout);
-    }
-
-    @Override
-    public EngineWatch watch(List<RawKey> keys) {
-      return inner.watch(keys);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
+      return super.snapshotRead(ranges.stream().map(distortion).toList(), c);
     }
   }
 
