@@ -45,6 +45,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private final Sql sql;
   private final String instanceId;
   private final long retryTimeoutNanos;
+  private final CommitIds commitIds = new CommitIds();
   private Tx tx; // writer thread only
   private Tx.Backend orphan; // writer thread only
 
@@ -207,7 +208,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
       enqueued |= !w.enqueues().isEmpty();
       expiring |= expiries[j] != Long.MAX_VALUE;
     }
-    UUID commitId = UUID.randomUUID();
+    UUID commitId = commitIds.next();
     Pipeline pipeline = new Pipeline(sql, commitId,
         changed.isEmpty() && stamped.isEmpty() && !enqueued ? null
             : Notification.payload(instanceId, enqueued, expiring, changed, stamped));
@@ -266,7 +267,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private void runInteractive(List<Pending<?>> batch) throws SQLException {
     Tx t = connect();
     t.autoCommit(false);
-    UUID commitId = UUID.randomUUID();
+    UUID commitId = commitIds.next();
     try {
       t.begin();
       for (Pending<?> p : batch) {
