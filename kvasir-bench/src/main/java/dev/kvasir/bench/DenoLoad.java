@@ -31,6 +31,8 @@ final class DenoLoad {
       long serverAfter = 0;
       long denoBefore = 0;
       long denoAfter = 0;
+      long compilingBefore = -1;
+      long compilingAfter = -1;
       long errors = 0;
       long[] seen = new long[ServerLoad.COUNTERS];
       Map<String, Latency> latencies = new LinkedHashMap<>();
@@ -42,10 +44,12 @@ final class DenoLoad {
             case "measuring" -> {
               serverBefore = server.cpuNanos();
               denoBefore = LoadServer.cpuNanos(p);
+              compilingBefore = server.compilationMillis();
             }
             case "done" -> {
               serverAfter = server.cpuNanos();
               denoAfter = LoadServer.cpuNanos(p);
+              compilingAfter = server.compilationMillis();
             }
             case "errors" -> errors = Long.parseLong(f[1]);
             case "latency" -> latencies.put(f[1], new Latency(Long.parseLong(f[2]),
@@ -67,7 +71,8 @@ final class DenoLoad {
       Latency all = latencies.remove("all");
       return new Result(options, all.count(), errors, lost, all, latencies,
           ServerLoad.micros(serverBefore, serverAfter, all.count()),
-          ServerLoad.micros(denoBefore, denoAfter, all.count()));
+          ServerLoad.micros(denoBefore, denoAfter, all.count()),
+          ServerLoad.compilingSeconds(compilingBefore, compilingAfter));
     }
   }
 }

@@ -9,6 +9,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * its Prometheus metrics), for {@link ServerLoad}: the server's CPU time is then its own
  * process's, apart from the load driver's. Started by {@link #start}; prints {@code url URL},
  * answers each {@code watches} line on its standard input with {@code watches N} (the streams
- * open now), and stops when its standard input closes.
+ * open now) and each {@code compilation} line with {@code compilation MS} (the JIT compilers'
+ * time so far), and stops when its standard input closes.
  *
  * <pre>java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.LoadServer FILE TOKEN</pre>
  */
@@ -77,12 +80,26 @@ final class LoadServer implements AutoCloseable {
 
   /** The watch streams the server holds open now. */
   int openWatches() throws IOException {
-    in.println("watches");
+    return Integer.parseInt(ask("watches"));
+  }
+
+  /**
+   * The milliseconds the server's JIT compilers have spent compiling so far, or -1 where its
+   * JVM does not measure it: a run whose measured part still has much of it measures code not
+   * yet compiled (docs/performance.md §5).
+   */
+  long compilationMillis() throws IOException {
+    return Long.parseLong(ask("compilation"));
+  }
+
+  /** Sends {@code command} on the server's standard input and returns its answer's value. */
+  private synchronized String ask(String command) throws IOException {
+    in.println(command);
     String line = out.readLine();
     if (line == null) {
       throw new IOException("the load server exited");
     }
-    return Integer.parseInt(line.substring("watches ".length()));
+    return line.substring(command.length() + 1);
   }
 
   @Override
@@ -91,6 +108,13 @@ final class LoadServer implements AutoCloseable {
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       process.destroyForcibly();
     }
+  }
+
+  /** This JVM's compilation time so far in milliseconds, or -1 where it is not measured. */
+  private static long compilationMillisHere() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime() : -1;
   }
 
   public static void main(String[] args) throws Exception {
@@ -102,8 +126,10 @@ final class LoadServer implements AutoCloseable {
       BufferedReader commands = new BufferedReader(new InputStreamReader(System.in,
           StandardCharsets.UTF_8));
       for (String line; (line = commands.readLine()) != null; ) {
-        if (line.strip().equals("watches")) {
-          System.out.println("watches " + server.openWatches());
+        switch (line.strip()) {
+          case "watches" -> System.out.println("watches " + server.openWatches());
+          case "compilation" -> System.out.println("compilation " + compilationMillisHere());
+          default -> System.err.println("load server: unknown command " + line);
         }
       }
     }

@@ -109,10 +109,13 @@ public final class ServerLoad {
   /**
    * What one run measured, over its measured seconds. CPU times are per operation, in
    * microseconds: the server's process and the driver's ({@code NaN} where not measured; for
-   * {@code embedded} the one process is the driver).
+   * {@code embedded} the one process is the driver). {@code serverCompilingSeconds} is how long
+   * the server's JIT compilers worked during the measured part ({@code NaN} where not
+   * measured): much of it means the warm-up was too short for the machine.
    */
   public record Result(Options options, long operations, long errors, long lostIncrements,
-      Latency all, Map<String, Latency> byKind, double serverCpuMicros, double driverCpuMicros) {
+      Latency all, Map<String, Latency> byKind, double serverCpuMicros, double driverCpuMicros,
+      double serverCompilingSeconds) {
     public double perSecond() {
       return operations / (double) options.seconds();
     }
@@ -130,6 +133,11 @@ public final class ServerLoad {
           kind, l.count(), l)));
       s.append(String.format(Locale.ROOT, "\n  CPU per operation: server %.0f µs, driver %.0f µs",
           serverCpuMicros, driverCpuMicros));
+      if (!Double.isNaN(serverCompilingSeconds)) {
+        s.append(String.format(Locale.ROOT,
+            "\n  the server's JIT compilers worked %.1f s of the %d measured",
+            serverCompilingSeconds, options.seconds()));
+      }
       return s.toString();
     }
   }
@@ -216,6 +224,11 @@ public final class ServerLoad {
     return operations == 0 ? Double.NaN : (after - before) / 1e3 / operations;
   }
 
+  /** Seconds between two {@link LoadServer#compilationMillis} readings, NaN if not measured. */
+  static double compilingSeconds(long beforeMillis, long afterMillis) {
+    return beforeMillis < 0 || afterMillis < 0 ? Double.NaN : (afterMillis - beforeMillis) / 1e3;
+  }
+
   private static Result javaClients(Options options, List<Kv> kvs, LoadServer server)
       throws Exception {
     Kv seed = kvs.get(0);
@@ -257,9 +270,11 @@ public final class ServerLoad {
     Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000));
     long serverBefore = serverCpu.getAsLong();
     long driverBefore = os.getProcessCpuTime();
+    long compilingBefore = server == null ? -1 : server.compilationMillis();
     Thread.sleep(Math.max(0, (end - System.nanoTime()) / 1_000_000));
     long serverAfter = serverCpu.getAsLong();
     long driverAfter = os.getProcessCpuTime();
+    long compilingAfter = server == null ? -1 : server.compilationMillis();
     finished.await();
     long[] seen = new long[COUNTERS];
     Arrays.setAll(seen, increments::get);
@@ -271,7 +286,8 @@ public final class ServerLoad {
     Latency all = Latency.of(Recorder.merged(recorders, -1));
     return new Result(options, all.count(), errors.get(), lost, all, byKind,
         server == null ? Double.NaN : micros(serverBefore, serverAfter, all.count()),
-        micros(driverBefore, driverAfter, all.count()));
+        micros(driverBefore, driverAfter, all.count()),
+        compilingSeconds(compilingBefore, compilingAfter));
   }
 
   static Map<String, Object> item(int i) {

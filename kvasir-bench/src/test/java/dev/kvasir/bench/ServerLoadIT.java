@@ -28,5 +28,7 @@ class ServerLoadIT {
     assertThat(result.lostIncrements()).isZero();
     assertThat(result.byKind().keySet()).containsExactlyElementsOf(ServerLoad.KINDS);
     assertThat(result.byKind().values()).allSatisfy(l -> assertThat(l.count()).isPositive());
+    // The server's JVM reports its compilers' time, read at both ends of the measured part.
+    assertThat(result.serverCompilingSeconds()).isNotNaN().isGreaterThanOrEqualTo(0.0);
   }
 }
