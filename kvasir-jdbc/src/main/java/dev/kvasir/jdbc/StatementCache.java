@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,10 +14,32 @@ import java.util.Map;
  */
 public final class StatementCache implements AutoCloseable {
   private final Connection connection;
-  private final Map<String, PreparedStatement> statements = new HashMap<>();
+  private final Map<String, PreparedStatement> statements;
 
+  /** A cache of every statement prepared: for a fixed set of texts. */
   public StatementCache(Connection connection) {
     this.connection = connection;
+    this.statements = new HashMap<>(); // no access order to keep on the engines' hottest path
+  }
+
+  /**
+   * A cache of the {@code limit} statements used last, for texts made at run time, of which a
+   * few recur often and the rest seldom: the statement used longest ago is closed to make room.
+   */
+  public StatementCache(Connection connection, int limit) {
+    this.connection = connection;
+    this.statements = new LinkedHashMap<>(16, 0.75f, true) {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+        if (size() <= limit) {
+          return false;
+        }
+        closeQuietly(eldest.getValue());
+        return true;
+      }
+    };
   }
 
   public Connection connection() {
@@ -40,14 +63,16 @@ public final class StatementCache implements AutoCloseable {
 
   /** Closes the prepared statements, keeping the connection; they are prepared again on use. */
   public void clear() {
-    for (PreparedStatement s : statements.values()) {
-      try {
-        s.close();
-      } catch (SQLException ignored) {
-        // a statement that failed may not close cleanly; it is dropped either way
-      }
-    }
+    statements.values().forEach(StatementCache::closeQuietly);
     statements.clear();
+  }
+
+  private static void closeQuietly(PreparedStatement s) {
+    try {
+      s.close();
+    } catch (SQLException ignored) {
+      // a statement that failed may not close cleanly; it is dropped either way
+    }
   }
 
   /** Closes the statements and the connection, ignoring their errors: it is going anyway. */

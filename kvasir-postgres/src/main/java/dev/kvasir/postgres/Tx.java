@@ -38,9 +38,18 @@ import java.util.UUID;
  * sent before anything reads and at the end of each write ({@link #flush()}).
  */
 final class Tx implements QueueTx<SQLException> {
+  /** Batches of 1 to 64 writes of one shape, each its own text, all kept. */
+  private static final int PIPELINES_KEPT = 64;
+
   final Connection connection;
   final Sql sql;
   private final StatementCache statements;
+  /**
+   * The pipelined commits' statements ({@link Pipeline}), whose texts depend on the batch: the
+   * few shapes a workload repeats keep theirs, instead of a statement made and closed per
+   * commit.
+   */
+  private final StatementCache pipelines;
   private final AfterCommit afterCommit = new AfterCommit();
   /** The statement with batched puts or deletes not yet sent, or null. */
   private PreparedStatement pending;
@@ -58,6 +67,7 @@ final class Tx implements QueueTx<SQLException> {
   Tx(Connection connection, Sql sql) throws SQLException {
     this.connection = connection;
     this.statements = new StatementCache(connection);
+    this.pipelines = new StatementCache(connection, PIPELINES_KEPT);
     this.sql = sql;
     connection.setAutoCommit(false);
     try (var s = connection.createStatement()) {
@@ -91,6 +101,11 @@ final class Tx implements QueueTx<SQLException> {
 
   PreparedStatement prepare(String text) throws SQLException {
     return statements.prepare(text);
+  }
+
+  /** The statement of a pipelined commit with this text; see {@link #pipelines}. */
+  PreparedStatement preparePipeline(String text) throws SQLException {
+    return pipelines.prepare(text);
   }
 
   /** Starts a transaction: takes the commit-order lock and reads the current version. */
@@ -155,6 +170,7 @@ final class Tx implements QueueTx<SQLException> {
   }
 
   void close() {
+    pipelines.clear();
     statements.close();
   }
 

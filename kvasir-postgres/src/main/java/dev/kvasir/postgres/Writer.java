@@ -215,33 +215,31 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     for (int j = 0; j < batch.size(); j++) {
       pipeline.add(j, batch.get(j).write, Versions.commitStep(), j == batch.size() - 1);
     }
-    long[] versions;
-    try (PreparedStatement p = t.connection.prepareStatement(pipeline.text())) {
-      pipeline.bind(p);
-      boolean firstIsResultSet;
-      try {
-        firstIsResultSet = p.execute();
-      } catch (SQLException e) {
-        if ("KV001".equals(e.getSQLState())) {
-          Pending<Optional<Commit.Applied>> failed =
-              (Pending<Optional<Commit.Applied>>) batch.get(Pipeline.failedTask(e));
-          failed.succeed(Optional.empty());
-          throw new TaskFailed(failed);
-        }
-        if ("KV002".equals(e.getSQLState())) {
-          Pipeline.NotU64 notU64 = Pipeline.notU64(e);
-          Pending<?> failed = batch.get(notU64.task());
-          failed.fail(Arithmetic.storedNotU64(notU64.op()));
-          throw new TaskFailed(failed);
-        }
-        if (Database.classify(e) == Database.Failure.CONNECTION) {
-          throw new OutcomeUnknown(commitId, t.backend, e,
-              last -> applied(batch, pipeline.versionsEndingAt(last), expiries));
-        }
-        throw e;
+    PreparedStatement p = t.preparePipeline(pipeline.text());
+    pipeline.bind(p);
+    boolean firstIsResultSet;
+    try {
+      firstIsResultSet = p.execute();
+    } catch (SQLException e) {
+      if ("KV001".equals(e.getSQLState())) {
+        Pending<Optional<Commit.Applied>> failed =
+            (Pending<Optional<Commit.Applied>>) batch.get(Pipeline.failedTask(e));
+        failed.succeed(Optional.empty());
+        throw new TaskFailed(failed);
       }
-      versions = pipeline.versions(p, firstIsResultSet);
+      if ("KV002".equals(e.getSQLState())) {
+        Pipeline.NotU64 notU64 = Pipeline.notU64(e);
+        Pending<?> failed = batch.get(notU64.task());
+        failed.fail(Arithmetic.storedNotU64(notU64.op()));
+        throw new TaskFailed(failed);
+      }
+      if (Database.classify(e) == Database.Failure.CONNECTION) {
+        throw new OutcomeUnknown(commitId, t.backend, e,
+            last -> applied(batch, pipeline.versionsEndingAt(last), expiries));
+      }
+      throw e;
     }
+    long[] versions = pipeline.versions(p, firstIsResultSet);
     applied(batch, versions, expiries);
   }
 
