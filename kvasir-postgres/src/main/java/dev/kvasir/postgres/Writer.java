@@ -216,31 +216,45 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
       pipeline.add(j, batch.get(j).write, Versions.commitStep(), j == batch.size() - 1);
     }
     PreparedStatement p = t.preparePipeline(pipeline.text());
-    pipeline.bind(p);
-    boolean firstIsResultSet;
+    long[] versions;
     try {
-      firstIsResultSet = p.execute();
-    } catch (SQLException e) {
-      if ("KV001".equals(e.getSQLState())) {
-        Pending<Optional<Commit.Applied>> failed =
-            (Pending<Optional<Commit.Applied>>) batch.get(Pipeline.failedTask(e));
-        failed.succeed(Optional.empty());
-        throw new TaskFailed(failed);
+      pipeline.bind(p);
+      boolean firstIsResultSet;
+      try {
+        firstIsResultSet = p.execute();
+      } catch (SQLException e) {
+        if ("KV001".equals(e.getSQLState())) {
+          Pending<Optional<Commit.Applied>> failed =
+              (Pending<Optional<Commit.Applied>>) batch.get(Pipeline.failedTask(e));
+          failed.succeed(Optional.empty());
+          throw new TaskFailed(failed);
+        }
+        if ("KV002".equals(e.getSQLState())) {
+          Pipeline.NotU64 notU64 = Pipeline.notU64(e);
+          Pending<?> failed = batch.get(notU64.task());
+          failed.fail(Arithmetic.storedNotU64(notU64.op()));
+          throw new TaskFailed(failed);
+        }
+        if (Database.classify(e) == Database.Failure.CONNECTION) {
+          throw new OutcomeUnknown(commitId, t.backend, e,
+              last -> applied(batch, pipeline.versionsEndingAt(last), expiries));
+        }
+        throw e;
       }
-      if ("KV002".equals(e.getSQLState())) {
-        Pipeline.NotU64 notU64 = Pipeline.notU64(e);
-        Pending<?> failed = batch.get(notU64.task());
-        failed.fail(Arithmetic.storedNotU64(notU64.op()));
-        throw new TaskFailed(failed);
-      }
-      if (Database.classify(e) == Database.Failure.CONNECTION) {
-        throw new OutcomeUnknown(commitId, t.backend, e,
-            last -> applied(batch, pipeline.versionsEndingAt(last), expiries));
-      }
-      throw e;
+      versions = pipeline.versions(p, firstIsResultSet);
+    } finally {
+      forgetParameters(p);
     }
-    long[] versions = pipeline.versions(p, firstIsResultSet);
     applied(batch, versions, expiries);
+  }
+
+  /** A kept statement must not hold on to a batch's keys and values until its next use. */
+  private static void forgetParameters(PreparedStatement p) {
+    try {
+      p.clearParameters();
+    } catch (SQLException ignored) {
+      // closed with its connection: nothing is kept
+    }
   }
 
   @SuppressWarnings("unchecked")
