@@ -157,7 +157,10 @@ public final class Differential {
         Versionstamp vs = switch (c.kind) {
           case 0 -> kv.get(c.key).versionstamp();
           case 1 -> null;
-          default -> Versionstamp.ofVersion(1);
+          // No entry has version 0: versions start there and every commit adds 1 to 9
+          // (docs/sqlite.md §4). Version 1 would be the current one of a key that the first
+          // commit wrote, on the side that happened to draw a step of 1.
+          default -> Versionstamp.ofVersion(0);
         };
         op.check(c.key, vs);
       }
@@ -168,7 +171,7 @@ public final class Differential {
     }));
   }
 
-  /** kind 0: the key's current versionstamp, 1: must not exist, 2: a stale versionstamp. */
+  /** kind 0: the key's current versionstamp, 1: must not exist, 2: one that no entry has. */
   private record PlannedCheck(KvKey key, int kind) {}
 
   private void list() {
