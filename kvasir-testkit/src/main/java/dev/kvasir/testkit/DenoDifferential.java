@@ -1,0 +1,209 @@
+package dev.kvasir.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvasir.AtomicOperation;
+import dev.kvasir.CommitResult;
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.base.Versionstamp;
+import dev.kvasir.spi.StoredEntry;
+import dev.kvasir.value.KvU64;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The real Deno and a Kvasir database run the same random atomic commits, Deno on a SQLite file
+ * of its own: checks of current, absent and impossible versionstamps, sets of every kind of
+ * value, versionstamped keys, deletes, and u64 sums, minimums and maximums, including ones that
+ * fail on a stored value of another type. Every commit must end alike (committed, refused by a
+ * check, or the same error message), and afterwards both databases must hold the same rows
+ * byte for byte, each written by the commit of the same number (versions are random,
+ * docs/sqlite.md §4).
+ *
+ * <p>A sum, minimum or maximum that may fail is the only mutation of its commit: Deno keeps
+ * the mutations before a failing one, Kvasir keeps none (docs/atomic.md §6). Reading Deno's
+ * file needs the SQLite engine on the class path.
+ */
+public final class DenoDifferential {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private DenoDifferential() {}
+
+  /**
+   * Runs {@code commits} random commits from {@code seed} through Deno (in {@code dir}) and
+   * through {@code kvasir}, a local database that starts empty, and asserts that they agree.
+   */
+  public static void assertAgree(Kv kvasir, Path dir, long seed, int commits)
+      throws IOException, InterruptedException {
+    assertAgree(kvasir, kvasir, dir, seed, commits);
+  }
+
+  /**
+   * As {@link #assertAgree(Kv, Path, long, int)}, committing through {@code kvasir} (a remote
+   * database, say) and reading the rows from {@code stored}, the local database behind it.
+   */
+  public static void assertAgree(Kv kvasir, Kv stored, Path dir, long seed, int commits)
+      throws IOException, InterruptedException {
+    ArrayNode planned = new RandomCommits(new Random(seed)).commits(commits);
+    Path commitsFile = dir.resolve("commits.json");
+    Files.writeString(commitsFile, JSON.writeValueAsString(planned));
+    String denoFile = dir.resolve("deno.sqlite3").toString();
+    DenoPeer deno = DenoPeer.require(dir.resolve("deno"));
+    JsonNode denoResults = JSON.readTree(deno.run("differential.ts", denoFile,
+        commitsFile.toString()));
+
+    List<String> denoStamps = new ArrayList<>();
+    List<String> kvasirStamps = new ArrayList<>();
+    Set<String> outcomes = new TreeSet<>();
+    for (int i = 0; i < commits; i++) {
+      JsonNode d = denoResults.get(i);
+      JsonNode k = run(kvasir, planned.get(i));
+      assertThat(outcome(k)).as("commit %d: %s", i, planned.get(i)).isEqualTo(outcome(d));
+      outcomes.add(outcome(d));
+      if (d.has("versionstamp")) {
+        denoStamps.add(d.get("versionstamp").asText());
+        kvasirStamps.add(k.get("versionstamp").asText());
+      }
+    }
+    List<String> denoRows;
+    try (Kv denoKv = Kv.open(denoFile, KvOptions.defaults().with("sqlite.readOnly", "true"))) {
+      denoRows = rows(denoKv, denoStamps);
+    }
+    List<String> kvasirRows = rows(stored, kvasirStamps);
+    for (int i = 0; i < Math.min(denoRows.size(), kvasirRows.size()); i++) {
+      assertThat(kvasirRows.get(i)).as("row %d (key, encoding, value, expiry, commit)", i)
+          .isEqualTo(denoRows.get(i));
+    }
+    assertThat(kvasirRows).hasSameSizeAs(denoRows);
+    assertThat(denoRows).as("rows left at the end").hasSizeGreaterThan(10)
+        .as("versionstamped keys").anyMatch(row -> row.contains("<commit"));
+    assertThat(outcomes).as("how commits ended").contains("ok: true", "ok: false")
+        .anyMatch(o -> o.startsWith("error: Failed to perform"));
+  }
+
+  /** Runs one commit on Kvasir and describes how it ended, as differential.ts does. */
+  private static JsonNode run(Kv kv, JsonNode commit) {
+    AtomicOperation op = kv.atomic();
+    for (JsonNode c : commit.get("checks")) {
+      KvKey key = key(c.get("key"));
+      op.check(key, switch (c.get("kind").asText()) {
+        case "current" -> kv.get(key).versionstamp();
+        case "absent" -> null;
+        default -> Versionstamp.ofVersion(0);
+      });
+    }
+    for (JsonNode m : commit.get("mutations")) {
+      KvKey key = key(m.get("key"));
+      switch (m.get("type").asText()) {
+        case "set" -> op.set(key, value(m.get("value")));
+        case "delete" -> op.delete(key);
+        case "sum" -> op.sum(key, u64(m));
+        case "min" -> op.min(key, u64(m));
+        case "max" -> op.max(key, u64(m));
+        default -> op.setVersionstamped(key, value(m.get("value")));
+      }
+    }
+    ObjectNode result = NODES.objectNode();
+    try {
+      CommitResult r = op.commit();
+      result.put("ok", r.ok());
+      if (r.ok()) {
+        result.put("versionstamp", r.versionstamp().toString());
+      }
+    } catch (KvException e) {
+      result.put("error", e.getMessage());
+    }
+    return result;
+  }
+
+  /** How a commit ended, without its versionstamp (each side draws its own). */
+  private static String outcome(JsonNode result) {
+    return result.has("error") ? "error: " + result.get("error").asText()
+        : "ok: " + result.get("ok").asBoolean();
+  }
+
+  /**
+   * Every row of a database, in key order, as hex key, encoding, hex value, expiry and the number
+   * of the commit (among the successful ones) that wrote it. In a versionstamped key, the
+   * versionstamp's text shows as that number too.
+   */
+  private static List<String> rows(Kv kv, List<String> stamps) {
+    List<String> rows = new ArrayList<>();
+    HexFormat hex = HexFormat.of();
+    kv.engine().dump((StoredEntry e) -> {
+      int commit = stamps.indexOf(e.versionstamp().toString());
+      String key = hex.formatHex(e.key().sharedBytes()).replace(
+          hex.formatHex(e.versionstamp().toString().getBytes(StandardCharsets.US_ASCII)),
+          "<commit " + commit + ">");
+      rows.add(key + " " + e.value().code() + " " + hex.formatHex(e.value().sharedBytes())
+          + " " + e.expireAtMs() + " commit " + commit);
+    });
+    return rows;
+  }
+
+  private static KvKey key(JsonNode parts) {
+    List<Object> out = new ArrayList<>();
+    for (JsonNode p : parts) {
+      out.add(p.has("u") ? bytes(p.get("u")) : value(p));
+    }
+    return KvKey.of(out);
+  }
+
+  private static Object value(JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    String type = v.fieldNames().next();
+    JsonNode x = v.get(type);
+    return switch (type) {
+      case "s" -> x.asText();
+      case "n" -> Double.parseDouble(x.asText());
+      case "b" -> new BigInteger(x.asText());
+      case "t" -> x.asBoolean();
+      case "u" -> bytes(x);
+      case "u64" -> KvU64.of(new BigInteger(x.asText()));
+      case "list" -> {
+        List<Object> list = new ArrayList<>();
+        x.forEach(e -> list.add(value(e)));
+        yield list;
+      }
+      default -> {
+        Map<String, Object> object = new LinkedHashMap<>();
+        x.fields().forEachRemaining(f -> object.put(f.getKey(), value(f.getValue())));
+        yield object;
+      }
+    };
+  }
+
+  private static byte[] bytes(JsonNode array) {
+    byte[] out = new byte[array.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) array.get(i).asInt();
+    }
+    return out;
+  }
+
+  private static KvU64 u64(JsonNode mutation) {
+    return KvU64.of(new BigInteger(mutation.get("u64").asText()));
+  }
+}

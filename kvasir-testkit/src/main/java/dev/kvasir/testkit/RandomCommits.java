@@ -1,0 +1,181 @@
+package dev.kvasir.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The random commits of {@link DenoDifferential}, described in JSON for Deno's side and
+ * Kvasir's: key parts and values as small objects naming their JavaScript type.
+ */
+final class RandomCommits {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final String[] MUTATORS = {"sum", "min", "max"};
+
+  private final Random random;
+  /** Keys that only ever hold u64 values, so that no mutation of several fails half-way. */
+  private final List<ArrayNode> counters = new ArrayList<>();
+  private final List<ArrayNode> keys = new ArrayList<>();
+
+  RandomCommits(Random random) {
+    this.random = random;
+    for (int i = 0; i < 4; i++) {
+      counters.add(parts(part("s", "counter"), number(i)));
+    }
+    ObjectNode[] firsts = {part("s", "a"), part("s", "é"), part("s", "😀"),
+        number(-2.5), number(7), part("b", "10"), part("t", true),
+        bytesPart(0), bytesPart(1, 2)};
+    ObjectNode[] seconds = {part("s", "x"), number(0), number(1e300),
+        part("b", "-1"), part("t", false), bytesPart(9)};
+    for (ObjectNode first : firsts) {
+      keys.add(parts(first));
+      for (ObjectNode second : seconds) {
+        keys.add(parts(first, second));
+      }
+    }
+  }
+
+  ArrayNode commits(int n) {
+    ArrayNode out = NODES.arrayNode();
+    for (int i = 0; i < n; i++) {
+      out.add(commit());
+    }
+    return out;
+  }
+
+  private ObjectNode commit() {
+    ObjectNode commit = NODES.objectNode();
+    ArrayNode checks = commit.putArray("checks");
+    for (int i = random.nextInt(3); i > 0; i--) {
+      ObjectNode check = checks.addObject();
+      check.set("key", anyKey());
+      check.put("kind", List.of("current", "current", "absent", "impossible")
+          .get(random.nextInt(4)));
+    }
+    ArrayNode mutations = commit.putArray("mutations");
+    if (random.nextInt(8) == 0) {
+      // Alone in its commit, as it fails wherever the key holds another type.
+      mutator(mutations, pick(keys));
+      return commit;
+    }
+    for (int i = 1 + random.nextInt(4); i > 0; i--) {
+      switch (random.nextInt(7)) {
+        case 0, 1, 2 -> {
+          ObjectNode set = mutations.addObject().put("type", "set");
+          set.set("key", pick(keys));
+          set.set("value", anyValue());
+        }
+        case 3 -> mutations.addObject().put("type", "delete").set("key", anyKey());
+        case 4 -> {
+          ObjectNode set = mutations.addObject().put("type", "set");
+          set.set("key", pick(counters));
+          set.set("value", NODES.objectNode().put("u64", u64()));
+        }
+        case 5 -> mutator(mutations, pick(counters));
+        default -> {
+          // Under a prefix of its own: the key ends in the commit's versionstamp, which
+          // differs between the sides, and sorts in commit order on both.
+          ObjectNode set = mutations.addObject().put("type", "stamped");
+          set.set("key", parts(part("s", "log")));
+          set.set("value", anyValue());
+        }
+      }
+    }
+    return commit;
+  }
+
+  private void mutator(ArrayNode mutations, ArrayNode key) {
+    ObjectNode m = mutations.addObject().put("type", MUTATORS[random.nextInt(3)]);
+    m.set("key", key);
+    m.put("u64", u64());
+  }
+
+  private String u64() {
+    return switch (random.nextInt(3)) {
+      case 0 -> Integer.toString(random.nextInt(100));
+      case 1 -> "18446744073709551615";
+      default -> new BigInteger(64, random).toString();
+    };
+  }
+
+  private ArrayNode anyKey() {
+    return random.nextInt(5) == 0 ? pick(counters) : pick(keys);
+  }
+
+  private ArrayNode pick(List<ArrayNode> from) {
+    return from.get(random.nextInt(from.size()));
+  }
+
+  private JsonNode anyValue() {
+    return switch (random.nextInt(12)) {
+      case 0 -> NODES.nullNode();
+      case 1 -> NODES.objectNode().put("s", "text " + random.nextInt(100));
+      case 2 -> NODES.objectNode().put("s", "é😀 " + random.nextInt(100));
+      case 3 -> number(random.nextInt(2001) - 1000);
+      case 4 -> number(random.nextGaussian() * 1e6);
+      case 5 -> number(List.of(2147483647L, -2147483648L, 1L << 31, 1L << 40, 1L << 53)
+          .get(random.nextInt(5)));
+      case 6 -> NODES.objectNode().put("b", new BigInteger(80, random).negate().toString());
+      case 7 -> NODES.objectNode().put("t", random.nextBoolean());
+      case 8 -> {
+        ObjectNode v = NODES.objectNode();
+        ArrayNode bytes = v.putArray("u");
+        for (int i = random.nextInt(5); i > 0; i--) {
+          bytes.add(random.nextInt(256));
+        }
+        yield v;
+      }
+      case 9 -> NODES.objectNode().put("u64", u64());
+      case 10 -> {
+        ObjectNode v = NODES.objectNode();
+        v.putArray("list").add(anyValue()).add(NODES.objectNode().put("s", "x"));
+        yield v;
+      }
+      default -> {
+        ObjectNode v = NODES.objectNode();
+        ObjectNode object = v.putObject("obj");
+        object.set("n", number(random.nextInt(5)));
+        object.set("nested", anyValue());
+        yield v;
+      }
+    };
+  }
+
+  /**
+   * A number as decimal text, which both sides parse. Read from a JSON number, V8 may hold an
+   * integer in a double field and store it as {@code N} where a fresh one is stored as
+   * {@code I} (docs/values.md §6); {@code Number(text)} gives a fresh one.
+   */
+  private static ObjectNode number(double n) {
+    return NODES.objectNode().put("n", Double.toString(n));
+  }
+
+  private static ObjectNode part(String type, Object value) {
+    return JSON.valueToTree(Map.of(type, value));
+  }
+
+  private static ObjectNode bytesPart(int... bytes) {
+    ObjectNode p = NODES.objectNode();
+    ArrayNode u = p.putArray("u");
+    for (int b : bytes) {
+      u.add(b);
+    }
+    return p;
+  }
+
+  private static ArrayNode parts(ObjectNode... parts) {
+    ArrayNode key = NODES.arrayNode();
+    for (ObjectNode p : parts) {
+      key.add(p);
+    }
+    return key;
+  }
+}

@@ -1,0 +1,65 @@
+// deno run -A --unstable-kv differential.ts <db file> <commits.json>
+// Runs the atomic commits of commits.json in order (DenoDifferential writes them) and prints
+// one JSON array: per commit {"ok":true,"versionstamp":…}, {"ok":false} or {"error":message}.
+const [file, commitsFile] = Deno.args;
+const commits = JSON.parse(await Deno.readTextFile(commitsFile));
+
+// Key parts and values come as small objects naming their JavaScript type; numbers as text,
+// so that each is a fresh number (one read from a JSON number may be stored as a double,
+// docs/values.md §6).
+function part(p: any): Deno.KvKeyPart {
+  if ("s" in p) return p.s;
+  if ("n" in p) return Number(p.n);
+  if ("b" in p) return BigInt(p.b);
+  if ("t" in p) return p.t;
+  if ("u" in p) return new Uint8Array(p.u);
+  throw new Error("unknown key part " + JSON.stringify(p));
+}
+
+function value(v: any): unknown {
+  if (v === null) return null;
+  if ("s" in v) return v.s;
+  if ("n" in v) return Number(v.n);
+  if ("b" in v) return BigInt(v.b);
+  if ("t" in v) return v.t;
+  if ("u" in v) return new Uint8Array(v.u);
+  if ("u64" in v) return new Deno.KvU64(BigInt(v.u64));
+  if ("list" in v) return v.list.map(value);
+  if ("obj" in v) {
+    return Object.fromEntries(Object.entries(v.obj).map(([k, x]) => [k, value(x)]));
+  }
+  throw new Error("unknown value " + JSON.stringify(v));
+}
+
+const kv = await Deno.openKv(file);
+const results = [];
+for (const commit of commits) {
+  const op = kv.atomic();
+  for (const c of commit.checks) {
+    const key = c.key.map(part);
+    const versionstamp = c.kind === "current"
+      ? (await kv.get(key)).versionstamp
+      : c.kind === "absent" ? null : "00000000000000000000";
+    op.check({ key, versionstamp });
+  }
+  for (const m of commit.mutations) {
+    const key = m.key.map(part);
+    switch (m.type) {
+      case "set": op.set(key, value(m.value)); break;
+      case "delete": op.delete(key); break;
+      case "sum": op.sum(key, BigInt(m.u64)); break;
+      case "min": op.min(key, BigInt(m.u64)); break;
+      case "max": op.max(key, BigInt(m.u64)); break;
+      case "stamped": op.set([...key, kv.commitVersionstamp()], value(m.value)); break;
+      default: throw new Error("unknown mutation " + m.type);
+    }
+  }
+  try {
+    const r = await op.commit();
+    results.push(r.ok ? { ok: true, versionstamp: r.versionstamp } : { ok: false });
+  } catch (e) {
+    results.push({ error: (e as Error).message });
+  }
+}
+kv.close();
+console.log(JSON.stringify(results));
