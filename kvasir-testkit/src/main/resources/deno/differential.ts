@@ -1,8 +1,10 @@
-// deno run -A --unstable-kv differential.ts <db file> <commits.json>
-// Runs the atomic commits of commits.json in order (DenoDifferential writes them) and prints
-// one JSON array: per commit {"ok":true,"versionstamp":…}, {"ok":false} or {"error":message}.
-const [file, commitsFile] = Deno.args;
-const commits = JSON.parse(await Deno.readTextFile(commitsFile));
+// deno run -A --unstable-kv differential.ts <db file> <operations.json>
+// Runs the operations of operations.json in order (DenoDifferential writes them) and prints
+// one JSON array with a result for each: for a commit {"ok":true,"versionstamp":…},
+// {"ok":false} or {"error":message}; for a list {"keys":[…],"cursor":…,"then":[…]|null}, the
+// keys described by parts, then the keys listed again from the cursor; or {"error":message}.
+const [file, operationsFile] = Deno.args;
+const operations = JSON.parse(await Deno.readTextFile(operationsFile));
 
 // Key parts and values come as small objects naming their JavaScript type; numbers as text,
 // so that each is a fresh number (one read from a JSON number may be stored as a double,
@@ -31,18 +33,61 @@ function value(v: any): unknown {
   throw new Error("unknown value " + JSON.stringify(v));
 }
 
+// A key part as the operations describe one.
+function describe(p: Deno.KvKeyPart): unknown {
+  if (typeof p === "string") return { s: p };
+  if (typeof p === "number") return { n: String(p) };
+  if (typeof p === "bigint") return { b: String(p) };
+  if (typeof p === "boolean") return { t: p };
+  return { u: Array.from(p as Uint8Array) };
+}
+
+function selector(s: any): Deno.KvListSelector {
+  const out: any = {};
+  for (const name of ["prefix", "start", "end"]) {
+    if (name in s) out[name] = s[name].map(part);
+  }
+  return out;
+}
+
+async function listed(sel: Deno.KvListSelector, options: Deno.KvListOptions) {
+  const iter = kv.list(sel, options);
+  const keys = [];
+  for await (const entry of iter) keys.push(entry.key.map(describe));
+  return { keys, cursor: iter.cursor };
+}
+
+async function list(op: any) {
+  const sel = selector(op.selector);
+  const options: Deno.KvListOptions = { reverse: op.options.reverse };
+  if ("batchSize" in op.options) options.batchSize = op.options.batchSize;
+  const first = await listed(sel, "limit" in op.options
+    ? { ...options, limit: op.options.limit } : options);
+  const then = first.cursor === ""
+    ? null : (await listed(sel, { ...options, cursor: first.cursor })).keys;
+  return { keys: first.keys, cursor: first.cursor, then };
+}
+
 const kv = await Deno.openKv(file);
 const results = [];
-for (const commit of commits) {
+for (const operation of operations) {
+  if (operation.op === "list") {
+    try {
+      results.push(await list(operation));
+    } catch (e) {
+      results.push({ error: (e as Error).message });
+    }
+    continue;
+  }
   const op = kv.atomic();
-  for (const c of commit.checks) {
+  for (const c of operation.checks) {
     const key = c.key.map(part);
     const versionstamp = c.kind === "current"
       ? (await kv.get(key)).versionstamp
       : c.kind === "absent" ? null : "00000000000000000000";
     op.check({ key, versionstamp });
   }
-  for (const m of commit.mutations) {
+  for (const m of operation.mutations) {
     const key = m.key.map(part);
     switch (m.type) {
       case "set": op.set(key, value(m.value)); break;

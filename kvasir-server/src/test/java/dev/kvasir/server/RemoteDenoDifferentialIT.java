@@ -11,15 +11,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The real Deno (on a SQLite file) and Kvasir's KV Connect client, through {@code KvServer} on
- * a SQLite file, run the same random commits ({@link DenoDifferential}): they end alike, error
- * messages included, and leave the same rows, byte for byte.
+ * a SQLite file, run the same random commits and lists ({@link DenoDifferential}): they end
+ * alike, error messages included, list alike, cursors included, and leave the same rows, byte
+ * for byte.
  */
 class RemoteDenoDifferentialIT {
   @TempDir Path dir;
 
   @ParameterizedTest
   @ValueSource(longs = {1, 2})
-  void denoAndKvasirsClient_endEveryCommitAlike_andStoreTheSameRows(long seed)
+  void denoAndKvasirsClient_agreeOnEveryCommitAndList_andStoreTheSameRows(long seed)
       throws Exception {
     try (Served served = new Served(SqliteEngine.open(SqliteConfig.of(
             dir.resolve("kvasir.sqlite3").toString())));

@@ -7,13 +7,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The real Deno and the SQLite engine run the same random commits ({@link DenoDifferential}). */
+/**
+ * The real Deno and the SQLite engine run the same random commits and lists ({@link
+ * DenoDifferential}).
+ */
 class DenoDifferentialIT {
   @TempDir Path dir;
 
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3})
-  void denoAndKvasir_endEveryCommitAlike_andStoreTheSameRows(long seed) throws Exception {
+  void denoAndKvasir_agreeOnEveryCommitAndList_andStoreTheSameRows(long seed) throws Exception {
     try (Kv kv = Kv.open(dir.resolve("kvasir.sqlite3").toString())) {
       DenoDifferential.assertAgree(kv, dir, seed, 300);
     }

@@ -31,12 +31,14 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The real Deno and a Kvasir database run the same random atomic commits, Deno on a SQLite file
- * of its own: checks of current, absent and impossible versionstamps, sets of every kind of
- * value, versionstamped keys, deletes, and u64 sums, minimums and maximums, including ones that
- * fail on a stored value of another type. Every commit must end alike (committed, refused by a
- * check, or the same error message), and afterwards both databases must hold the same rows
- * byte for byte, each written by the commit of the same number (versions are random,
+ * The real Deno and a Kvasir database run the same random operations, Deno on a SQLite file of
+ * its own. Atomic commits: checks of current, absent and impossible versionstamps, sets of
+ * every kind of value, versionstamped keys, deletes, and u64 sums, minimums and maximums,
+ * including ones that fail on a stored value of another type. Lists: by prefix, start, end or
+ * range, with limits, reversed, in small batches, and resumed from their cursors. Every commit
+ * must end alike (committed, refused by a check, or the same error message), every list must
+ * give the same keys and the same cursor, and afterwards both databases must hold the same
+ * rows byte for byte, each written by the commit of the same number (versions are random,
  * docs/sqlite.md §4).
  *
  * <p>A sum, minimum or maximum that may fail is the only mutation of its commit: Deno keeps
@@ -50,35 +52,46 @@ public final class DenoDifferential {
   private DenoDifferential() {}
 
   /**
-   * Runs {@code commits} random commits from {@code seed} through Deno (in {@code dir}) and
-   * through {@code kvasir}, a local database that starts empty, and asserts that they agree.
+   * Runs {@code operations} random operations from {@code seed} through Deno (in {@code dir})
+   * and through {@code kvasir}, a local database that starts empty, and asserts that they
+   * agree.
    */
-  public static void assertAgree(Kv kvasir, Path dir, long seed, int commits)
+  public static void assertAgree(Kv kvasir, Path dir, long seed, int operations)
       throws IOException, InterruptedException {
-    assertAgree(kvasir, kvasir, dir, seed, commits);
+    assertAgree(kvasir, kvasir, dir, seed, operations);
   }
 
   /**
    * As {@link #assertAgree(Kv, Path, long, int)}, committing through {@code kvasir} (a remote
    * database, say) and reading the rows from {@code stored}, the local database behind it.
    */
-  public static void assertAgree(Kv kvasir, Kv stored, Path dir, long seed, int commits)
+  public static void assertAgree(Kv kvasir, Kv stored, Path dir, long seed, int operations)
       throws IOException, InterruptedException {
-    ArrayNode planned = new RandomCommits(new Random(seed)).commits(commits);
-    Path commitsFile = dir.resolve("commits.json");
-    Files.writeString(commitsFile, JSON.writeValueAsString(planned));
+    ArrayNode planned = new RandomOperations(new Random(seed)).operations(operations);
+    Path operationsFile = dir.resolve("operations.json");
+    Files.writeString(operationsFile, JSON.writeValueAsString(planned));
     String denoFile = dir.resolve("deno.sqlite3").toString();
     DenoPeer deno = DenoPeer.require(dir.resolve("deno"));
     JsonNode denoResults = JSON.readTree(deno.run("differential.ts", denoFile,
-        commitsFile.toString()));
+        operationsFile.toString()));
 
     List<String> denoStamps = new ArrayList<>();
     List<String> kvasirStamps = new ArrayList<>();
     Set<String> outcomes = new TreeSet<>();
-    for (int i = 0; i < commits; i++) {
+    int listedKeys = 0;
+    int resumed = 0;
+    for (int i = 0; i < operations; i++) {
+      JsonNode op = planned.get(i);
       JsonNode d = denoResults.get(i);
-      JsonNode k = run(kvasir, planned.get(i));
-      assertThat(outcome(k)).as("commit %d: %s", i, planned.get(i)).isEqualTo(outcome(d));
+      if (op.get("op").asText().equals("list")) {
+        JsonNode listed = DenoLists.fromDeno(d);
+        assertThat(DenoLists.list(kvasir, op)).as("operation %d: %s", i, op).isEqualTo(listed);
+        listedKeys += listed.path("keys").size();
+        resumed += listed.has("then") ? 1 : 0;
+        continue;
+      }
+      JsonNode k = run(kvasir, op);
+      assertThat(outcome(k)).as("operation %d: %s", i, op).isEqualTo(outcome(d));
       outcomes.add(outcome(d));
       if (d.has("versionstamp")) {
         denoStamps.add(d.get("versionstamp").asText());
@@ -99,6 +112,8 @@ public final class DenoDifferential {
         .as("versionstamped keys").anyMatch(row -> row.contains("<commit"));
     assertThat(outcomes).as("how commits ended").contains("ok: true", "ok: false")
         .anyMatch(o -> o.startsWith("error: Failed to perform"));
+    assertThat(listedKeys).as("keys listed").isGreaterThan(20);
+    assertThat(resumed).as("lists resumed from their cursor").isPositive();
   }
 
   /** Runs one commit on Kvasir and describes how it ended, as differential.ts does. */
@@ -161,7 +176,8 @@ public final class DenoDifferential {
     return rows;
   }
 
-  private static KvKey key(JsonNode parts) {
+  /** The key that JSON parts describe. */
+  static KvKey key(JsonNode parts) {
     List<Object> out = new ArrayList<>();
     for (JsonNode p : parts) {
       out.add(p.has("u") ? bytes(p.get("u")) : value(p));

@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * The random commits of {@link DenoDifferential}, described in JSON for Deno's side and
- * Kvasir's: key parts and values as small objects naming their JavaScript type.
+ * The random operations of {@link DenoDifferential}, atomic commits and lists, described in
+ * JSON for Deno's side and Kvasir's: key parts and values as small objects naming their
+ * JavaScript type.
  */
-final class RandomCommits {
+final class RandomOperations {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String[] MUTATORS = {"sum", "min", "max"};
@@ -25,7 +26,7 @@ final class RandomCommits {
   private final List<ArrayNode> counters = new ArrayList<>();
   private final List<ArrayNode> keys = new ArrayList<>();
 
-  RandomCommits(Random random) {
+  RandomOperations(Random random) {
     this.random = random;
     for (int i = 0; i < 4; i++) {
       counters.add(parts(part("s", "counter"), number(i)));
@@ -43,16 +44,60 @@ final class RandomCommits {
     }
   }
 
-  ArrayNode commits(int n) {
+  ArrayNode operations(int n) {
     ArrayNode out = NODES.arrayNode();
     for (int i = 0; i < n; i++) {
-      out.add(commit());
+      out.add(random.nextInt(6) == 0 ? list() : commit());
     }
     return out;
   }
 
+  /**
+   * A list: by prefix, from or up to a key under it, or a range under it; with or without a
+   * limit, reversed or not, in Deno's batches or small ones. Each side then lists again from
+   * the cursor it got. Only the keys of {@link #keys} are listed: a versionstamped key differs
+   * between the sides.
+   */
+  private ObjectNode list() {
+    ObjectNode list = NODES.objectNode().put("op", "list");
+    ArrayNode prefix = parts((ObjectNode) pick(keys).get(0));
+    List<ArrayNode> under = keys.stream().filter(k -> startsWith(k, prefix)
+        && k.size() > prefix.size()).toList();
+    ObjectNode selector = list.putObject("selector");
+    switch (random.nextInt(4)) {
+      case 0 -> selector.set("prefix", prefix);
+      case 1 -> selector.setAll(Map.of("prefix", prefix, "start", pick(under)));
+      case 2 -> selector.setAll(Map.of("prefix", prefix, "end", pick(under)));
+      default -> {
+        ArrayNode a = pick(under);
+        ArrayNode b = pick(under);
+        boolean ordered = DenoDifferential.key(a).compareTo(DenoDifferential.key(b)) <= 0;
+        selector.set("start", ordered ? a : b);
+        selector.set("end", ordered ? b : a);
+      }
+    }
+    ObjectNode options = list.putObject("options");
+    if (random.nextBoolean()) {
+      options.put("limit", 1 + random.nextInt(5));
+    }
+    options.put("reverse", random.nextBoolean());
+    if (random.nextBoolean()) {
+      options.put("batchSize", List.of(1, 3, 7).get(random.nextInt(3)));
+    }
+    return list;
+  }
+
+  private static boolean startsWith(ArrayNode key, ArrayNode prefix) {
+    for (int i = 0; i < prefix.size(); i++) {
+      if (i >= key.size() || !key.get(i).equals(prefix.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private ObjectNode commit() {
-    ObjectNode commit = NODES.objectNode();
+    ObjectNode commit = NODES.objectNode().put("op", "commit");
     ArrayNode checks = commit.putArray("checks");
     for (int i = random.nextInt(3); i > 0; i--) {
       ObjectNode check = checks.addObject();
