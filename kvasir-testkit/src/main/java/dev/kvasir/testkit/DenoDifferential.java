@@ -52,9 +52,9 @@ public final class DenoDifferential {
   private DenoDifferential() {}
 
   /**
-   * Runs {@code operations} random operations from {@code seed} through Deno (in {@code dir})
-   * and through {@code kvasir}, a local database that starts empty, and asserts that they
-   * agree.
+   * Runs {@code operations} random operations from {@code seed} through Deno (in {@code dir},
+   * an empty directory: Deno's database is made there) and through {@code kvasir}, a local
+   * database that starts empty, and asserts that they agree.
    */
   public static void assertAgree(Kv kvasir, Path dir, long seed, int operations)
       throws IOException, InterruptedException {
