@@ -6,11 +6,12 @@
 const [file, operationsFile] = Deno.args;
 const operations = JSON.parse(await Deno.readTextFile(operationsFile));
 
-// Key parts and values come as small objects naming their JavaScript type; numbers as text,
-// so that each is a fresh number (one read from a JSON number may be stored as a double,
-// docs/values.md §6).
+// Key parts and values come as small objects naming their JavaScript type ({x: n} is a
+// string of n letters x); numbers as text, so that each is a fresh number (one read from a
+// JSON number may be stored as a double, docs/values.md §6).
 function part(p: any): Deno.KvKeyPart {
   if ("s" in p) return p.s;
+  if ("x" in p) return "x".repeat(p.x);
   if ("n" in p) return Number(p.n);
   if ("b" in p) return BigInt(p.b);
   if ("t" in p) return p.t;
@@ -21,6 +22,7 @@ function part(p: any): Deno.KvKeyPart {
 function value(v: any): unknown {
   if (v === null) return null;
   if ("s" in v) return v.s;
+  if ("x" in v) return "x".repeat(v.x);
   if ("n" in v) return Number(v.n);
   if ("b" in v) return BigInt(v.b);
   if ("t" in v) return v.t;
@@ -79,27 +81,27 @@ for (const operation of operations) {
     }
     continue;
   }
-  const op = kv.atomic();
-  for (const c of operation.checks) {
-    const key = c.key.map(part);
-    const versionstamp = c.kind === "current"
-      ? (await kv.get(key)).versionstamp
-      : c.kind === "absent" ? null : "00000000000000000000";
-    op.check({ key, versionstamp });
-  }
-  for (const m of operation.mutations) {
-    const key = m.key.map(part);
-    switch (m.type) {
-      case "set": op.set(key, value(m.value)); break;
-      case "delete": op.delete(key); break;
-      case "sum": op.sum(key, BigInt(m.u64)); break;
-      case "min": op.min(key, BigInt(m.u64)); break;
-      case "max": op.max(key, BigInt(m.u64)); break;
-      case "stamped": op.set([...key, kv.commitVersionstamp()], value(m.value)); break;
-      default: throw new Error("unknown mutation " + m.type);
-    }
-  }
   try {
+    const op = kv.atomic();
+    for (const c of operation.checks) {
+      const key = c.key.map(part);
+      const versionstamp = c.kind === "current"
+        ? (await kv.get(key)).versionstamp
+        : c.kind === "absent" ? null : "00000000000000000000";
+      op.check({ key, versionstamp });
+    }
+    for (const m of operation.mutations) {
+      const key = m.key.map(part);
+      switch (m.type) {
+        case "set": op.set(key, value(m.value)); break;
+        case "delete": op.delete(key); break;
+        case "sum": op.sum(key, BigInt(m.u64)); break;
+        case "min": op.min(key, BigInt(m.u64)); break;
+        case "max": op.max(key, BigInt(m.u64)); break;
+        case "stamped": op.set([...key, kv.commitVersionstamp()], value(m.value)); break;
+        default: throw new Error("unknown mutation " + m.type);
+      }
+    }
     const r = await op.commit();
     results.push(r.ok ? { ok: true, versionstamp: r.versionstamp } : { ok: false });
   } catch (e) {

@@ -46,9 +46,6 @@ public final class Limits {
   /** Longest backoff interval. */
   public static final Duration MAX_BACKOFF_INTERVAL = Duration.ofHours(1);
 
-  /** Bytes a versionstamp suffix adds to a key: {@code 02}, 20 hex digits, {@code 00}. */
-  private static final int VERSIONSTAMP_SUFFIX_BYTES = 22;
-
   private Limits() {}
 
   /** A key used by a set, delete, sum/min/max or check: non-empty, at most 2048 bytes. */
@@ -56,13 +53,12 @@ public final class Limits {
     checkWriteKeyLength(key.encodedLength());
   }
 
-  /** The prefix of a versionstamped key: with the 22-byte suffix, at most 2048 bytes. */
+  /**
+   * The prefix of a versionstamped key: non-empty and at most 2048 bytes, like any written key.
+   * Deno limits the prefix, not the stored key, which is 22 bytes longer (docs/limits.md §1).
+   */
   public static void checkVersionstampedPrefix(KvKey prefix) {
-    int length = prefix.encodedLength() + VERSIONSTAMP_SUFFIX_BYTES;
-    if (length > MAX_WRITE_KEY_BYTES) {
-      throw new KvLimitException("key too large for write: " + length
-          + " bytes with the versionstamp (max " + MAX_WRITE_KEY_BYTES + ")");
-    }
+    checkWriteKeyLength(prefix.encodedLength());
   }
 
   /** A key read by get, getMany or watch: its range end {@code key‖00} fits 2049 bytes. */
@@ -175,8 +171,7 @@ public final class Limits {
     }
     for (Mutation m : write.mutations()) {
       int keyLength = m.key().length();
-      checkWriteKeyLength(m.kind() == Mutation.Kind.SET_VERSIONSTAMPED_KEY
-          ? keyLength + VERSIONSTAMP_SUFFIX_BYTES : keyLength);
+      checkWriteKeyLength(keyLength);
       total += keyLength;
       int valueLength = valueLength(m);
       if (valueLength >= 0) {

@@ -47,7 +47,8 @@ final class RandomOperations {
   ArrayNode operations(int n) {
     ArrayNode out = NODES.arrayNode();
     for (int i = 0; i < n; i++) {
-      out.add(random.nextInt(6) == 0 ? list() : commit());
+      int kind = random.nextInt(72);
+      out.add(kind < 12 ? list() : kind < 18 ? limitProbe() : commit());
     }
     return out;
   }
@@ -135,6 +136,66 @@ final class RandomOperations {
       }
     }
     return commit;
+  }
+
+  /**
+   * A commit one byte under, at or one byte over one of Deno's limits (docs/limits.md §1–§2):
+   * a value's size, a key's, a versionstamped key's prefix, the mutations of a commit, the total
+   * mutation size or the total key size. Keys are under {@code ["limit"]}, which lists never
+   * read. Sizes: a string part of n one-byte characters encodes in n + 2 bytes, a number part
+   * in 9, so {@code ["limit"]} takes 7; a string value of n ≥ 16 384 such characters is n + 6
+   * V8 bytes (header, tag, a three-byte length).
+   */
+  private ObjectNode limitProbe() {
+    int over = random.nextInt(3) - 1; // -1 under, 0 at, +1 over the limit
+    ObjectNode commit = NODES.objectNode().put("op", "commit");
+    commit.putArray("checks");
+    ArrayNode mutations = commit.putArray("mutations");
+    switch (random.nextInt(6)) {
+      case 0 -> set(mutations, "set", parts(part("s", "limit"), part("s", "value")),
+          repeated(65_536 + over - 6));
+      case 1 -> set(mutations, "set", parts(part("s", "limit"), repeated(2_048 + over - 9)),
+          number(1));
+      case 2 -> set(mutations, "stamped", parts(part("s", "limit"), repeated(2_048 + over - 9)),
+          number(1));
+      case 3 -> {
+        int count = 1_000 + over;
+        for (int i = 0; i < count - 1; i++) {
+          mutations.addObject().put("type", "delete")
+              .set("key", parts(part("s", "limit"), part("s", "m"), number(i)));
+        }
+        set(mutations, "set", parts(part("s", "limit"), part("s", "mutations")), number(count));
+      }
+      case 4 -> {
+        // 13 sets of a 19-byte key: each counts its key twice and its value once.
+        int rest = 819_200 + over - 13 * 2 * 19;
+        for (int i = 0; i < 13; i++) {
+          int valueBytes = i < 12 ? rest / 13 : rest - 12 * (rest / 13);
+          set(mutations, "set", parts(part("s", "limit"), part("s", "t"), number(i)),
+              repeated(valueBytes - 6));
+        }
+      }
+      default -> {
+        // 40 keys of 2 000 bytes and one of the rest; a key is 21 bytes besides its text.
+        for (int i = 0; i < 41; i++) {
+          int keyBytes = i < 40 ? 2_000 : 81_920 + over - 40 * 2_000;
+          set(mutations, "set", parts(part("s", "limit"), part("s", "k"), number(i),
+              repeated(keyBytes - 21)), NODES.nullNode());
+        }
+      }
+    }
+    return commit;
+  }
+
+  private static void set(ArrayNode mutations, String type, ArrayNode key, JsonNode value) {
+    ObjectNode set = mutations.addObject().put("type", type);
+    set.set("key", key);
+    set.set("value", value);
+  }
+
+  /** A string of {@code n} letters x, as a key part or a value. */
+  private static ObjectNode repeated(int n) {
+    return NODES.objectNode().put("x", n);
   }
 
   private void mutator(ArrayNode mutations, ArrayNode key) {

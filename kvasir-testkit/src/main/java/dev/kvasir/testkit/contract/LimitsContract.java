@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.AtomicOperation;
 import dev.kvasir.EnqueueOptions;
+import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
+import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvLimitException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -44,6 +46,33 @@ public abstract class LimitsContract extends ContractBase {
         .isInstanceOf(KvLimitException.class);
     assertThatThrownBy(() -> kv.atomic().check(keyOfLength(2049, 0), null))
         .isInstanceOf(KvLimitException.class);
+  }
+
+  /**
+   * Deno limits a versionstamped key's prefix to 2048 bytes, not the stored key, 22 bytes longer
+   * (docs/limits.md §1). Such a key can be listed; a get of it exceeds the read limit, in Deno
+   * too.
+   */
+  @Test
+  void versionstampedKey_prefixOf2048BytesAccepted_2049Rejected() {
+    KvKey prefix = keyOfLength(2048, 0);
+    assertThat(kv.atomic().setVersionstamped(prefix, 1).commit().ok()).isTrue();
+    List<KvEntry> listed = list(ListSelector.prefix(prefix));
+    assertThat(listed).hasSize(1);
+    KvKey stored = listed.get(0).key();
+    assertThat(stored.encodedLength()).isEqualTo(2048 + 22);
+    assertThat(listed.get(0).value()).isEqualTo(1.0);
+    assertThatThrownBy(() -> kv.get(stored))
+        .isInstanceOf(KvLimitException.class)
+        .hasMessage("key too large for read: 2071 bytes (max 2049)");
+
+    assertThatThrownBy(() -> kv.atomic().setVersionstamped(keyOfLength(2049, 0), 1))
+        .isInstanceOf(KvLimitException.class)
+        .hasMessage("key too large for write: 2049 bytes (max 2048)");
+    assertThatThrownBy(() -> kv.atomic().setVersionstamped(KvKey.of(), 1))
+        .isInstanceOf(KvLimitException.class)
+        .hasMessage("key cannot be empty");
+    assertThat(list(ListSelector.prefix(prefix))).hasSize(1);
   }
 
   @Test

@@ -1,0 +1,82 @@
+package dev.kvasir.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvasir.KvKey;
+import dev.kvasir.value.V8;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The limit probes of {@link RandomOperations} land one byte under, at and one byte over each
+ * limit (docs/limits.md), measured with Kvasir's encoders; and {@link DenoDifferential} names a
+ * limit's error alike whether Deno or Kvasir words it.
+ */
+class RandomOperationsTest {
+  @Test
+  void limitProbes_landUnderAtAndOverEveryLimit() {
+    JsonNode operations = new RandomOperations(new Random(7)).operations(3_000);
+    Map<String, Set<Long>> sizes = new TreeMap<>();
+    for (JsonNode op : operations) {
+      JsonNode mutations = op.path("mutations");
+      if (mutations.isEmpty() || !mutations.get(0).get("key").get(0).path("s").asText()
+          .equals("limit")) {
+        continue;
+      }
+      List<KvKey> keys = new ArrayList<>();
+      long valueBytes = 0;
+      long keyBytesWithValues = 0;
+      for (JsonNode m : mutations) {
+        KvKey key = DenoDifferential.key(m.get("key"));
+        keys.add(key);
+        if (m.has("value")) {
+          valueBytes += V8.serialize(DenoDifferential.value(m.get("value"))).length;
+          keyBytesWithValues += key.encodedLength();
+        }
+      }
+      String probe = switch (mutations.size()) {
+        case 1 -> mutations.get(0).get("key").get(1).has("x") ? "key " + mutations.get(0)
+            .get("type").asText() : "value";
+        case 13 -> "total mutation size";
+        case 41 -> "total key size";
+        default -> "mutations";
+      };
+      long size = switch (probe) {
+        case "value" -> valueBytes;
+        case "total mutation size" -> keyBytesWithValues * 2 + valueBytes;
+        case "total key size" -> keyBytesWithValues;
+        case "mutations" -> mutations.size();
+        default -> keys.get(0).encodedLength();
+      };
+      sizes.computeIfAbsent(probe, p -> new TreeSet<>()).add(size);
+    }
+    assertThat(sizes).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "value", Set.of(65_535L, 65_536L, 65_537L),
+        "key set", Set.of(2_047L, 2_048L, 2_049L),
+        "key stamped", Set.of(2_047L, 2_048L, 2_049L),
+        "mutations", Set.of(999L, 1_000L, 1_001L),
+        "total mutation size", Set.of(819_199L, 819_200L, 819_201L),
+        "total key size", Set.of(81_919L, 81_920L, 81_921L)));
+  }
+
+  @Test
+  void limitErrors_areNamedAlike_fromDenoAndFromKvasir() {
+    assertThat(DenoDifferential.limitNamed("Value too large (max 65536 bytes)"))
+        .isEqualTo(DenoDifferential.limitNamed("value too large: 65537 bytes (max 65536)"))
+        .isEqualTo("limit: value too large (max 65536)");
+    assertThat(DenoDifferential.limitNamed("Too many mutations (max 1000)"))
+        .isEqualTo(DenoDifferential.limitNamed(
+            "too many mutations and enqueues in one atomic operation: 1001 (max 1000)"));
+    assertThat(DenoDifferential.limitNamed("Key too large for write (max 2048 bytes)"))
+        .isNotEqualTo(DenoDifferential.limitNamed("Total key size too large (max 81920 bytes)"));
+    assertThat(DenoDifferential.limitNamed("Failed to perform 'sum' mutation on a non-U64 value"
+        + " in the database")).startsWith("Failed to perform");
+  }
+}
