@@ -433,7 +433,7 @@ public final class Kv implements AutoCloseable {
   private static List<KvKey> watchedKeys(List<KvKey> keys) {
     List<KvKey> copy = List.copyOf(keys);
     Limits.checkWatchedKeys(copy.size());
-    copy.forEach(Limits::checkReadKey);
+    copy.forEach(Limits::checkWatchedKey);
     return copy;
   }
 

@@ -61,9 +61,17 @@ public final class Limits {
     checkWriteKeyLength(prefix.encodedLength());
   }
 
-  /** A key read by get, getMany or watch: its range end {@code key‖00} fits 2049 bytes. */
+  /** A key read by get or getMany: its range end {@code key‖00} fits 2049 bytes. */
   public static void checkReadKey(KvKey key) {
     checkReadBound(key.encodedLength() + 1);
+  }
+
+  /**
+   * A watched key: at most 2049 bytes itself. Deno checks it as a bound, unlike the key of a get
+   * (docs/limits.md §1).
+   */
+  public static void checkWatchedKey(KvKey key) {
+    checkReadBound(key.encodedLength());
   }
 
   /** An encoded range bound of a read. */

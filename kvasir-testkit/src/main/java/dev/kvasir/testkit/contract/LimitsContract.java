@@ -193,6 +193,15 @@ public abstract class LimitsContract extends ContractBase {
         .hasMessage("too many keys to watch: 11 (max 10)");
   }
 
+  /** Deno checks a watched key itself against the read limit, not {@code key ‖ 00} as a get. */
+  @Test
+  void watchedKey_2049BytesAccepted_2050Rejected() {
+    kv.watch(List.of(keyOfLength(2049, 0))).close();
+    assertThatThrownBy(() -> kv.watch(List.of(keyOfLength(2050, 0))))
+        .isInstanceOf(KvLimitException.class)
+        .hasMessage("key too large for read: 2050 bytes (max 2049)");
+  }
+
   @Test
   void enqueue_limitsOfPayloadDelayAndBackoff() {
     if (supportsQueues()) {
