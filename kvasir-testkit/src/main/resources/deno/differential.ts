@@ -2,7 +2,8 @@
 // Runs the operations of operations.json in order (DenoDifferential writes them) and prints
 // one JSON array with a result for each: for a commit {"ok":true,"versionstamp":…},
 // {"ok":false} or {"error":message}; for a list {"keys":[…],"cursor":…,"then":[…]|null}, the
-// keys described by parts, then the keys listed again from the cursor; or {"error":message}.
+// keys described by parts, then the keys listed again from the cursor; for a read at a limit
+// {"ok":true}; or {"error":message}.
 const [file, operationsFile] = Deno.args;
 const operations = JSON.parse(await Deno.readTextFile(operationsFile));
 
@@ -70,12 +71,43 @@ async function list(op: any) {
   return { keys: first.keys, cursor: first.cursor, then };
 }
 
+// A key of one text part whose encoding is n bytes, and n distinct small keys.
+const keyOfLength = (n: number) => ["x".repeat(n - 2)];
+const distinctKeys = (n: number) => Array.from({ length: n }, (_, i) => ["none", i]);
+
+async function drain(iter: Deno.KvListIterator<unknown>) {
+  for await (const _ of iter);
+}
+
+async function watch(keys: Deno.KvKey[]) {
+  const reader = kv.watch(keys).getReader();
+  await reader.read();
+  await reader.cancel();
+}
+
+// A read at one of Deno's read limits (DenoReadLimits runs the same on Kvasir).
+async function read(op: any) {
+  const n = op.size;
+  switch (op.kind) {
+    case "get": await kv.get(keyOfLength(n)); break;
+    case "getMany": await kv.getMany(distinctKeys(n)); break;
+    case "listPrefix": await drain(kv.list({ prefix: keyOfLength(n) })); break;
+    case "listStart": await drain(kv.list({ start: keyOfLength(n), end: ["z"] })); break;
+    case "listEnd": await drain(kv.list({ start: ["a"], end: keyOfLength(n) })); break;
+    case "batchSize": await drain(kv.list({ prefix: ["none"] }, { batchSize: n })); break;
+    case "watch": await watch([keyOfLength(n)]); break;
+    case "watchMany": await watch(distinctKeys(n)); break;
+    default: throw new Error("unknown read " + op.kind);
+  }
+  return { ok: true };
+}
+
 const kv = await Deno.openKv(file);
 const results = [];
 for (const operation of operations) {
-  if (operation.op === "list") {
+  if (operation.op === "list" || operation.op === "read") {
     try {
-      results.push(await list(operation));
+      results.push(await (operation.op === "list" ? list(operation) : read(operation)));
     } catch (e) {
       results.push({ error: (e as Error).message });
     }
@@ -101,6 +133,9 @@ for (const operation of operations) {
         case "stamped": op.set([...key, kv.commitVersionstamp()], value(m.value)); break;
         default: throw new Error("unknown mutation " + m.type);
       }
+    }
+    for (const payload of operation.enqueues ?? []) {
+      op.enqueue(value(payload), { delay: 86_400_000 });
     }
     const r = await op.commit();
     results.push(r.ok ? { ok: true, versionstamp: r.versionstamp } : { ok: false });

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvasir.AtomicOperation;
 import dev.kvasir.CommitResult;
+import dev.kvasir.EnqueueOptions;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvException;
@@ -21,6 +22,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -37,13 +39,13 @@ import java.util.regex.Pattern;
  * The real Deno and a Kvasir database run the same random operations, Deno on a SQLite file of
  * its own. Atomic commits: checks of current, absent and impossible versionstamps, sets of
  * every kind of value, versionstamped keys, deletes, and u64 sums, minimums and maximums,
- * including ones that fail on a stored value of another type; and commits one byte under, at or
- * over a limit of docs/limits.md, whose errors compare by the limit they name. Lists: by
- * prefix, start, end or range, with limits, reversed, in small batches, and resumed from their
- * cursors. Every commit must end alike (committed, refused by a check, or the same error
- * message), every list must give the same keys and the same cursor, and afterwards both
- * databases must hold the same rows byte for byte, each written by the commit of the same
- * number (versions are random, docs/sqlite.md §4).
+ * including ones that fail on a stored value of another type. Commits and reads (gets, getManys,
+ * lists, watches) one step under, at or over a limit of docs/limits.md, whose errors compare by
+ * the limit they name. Lists: by prefix, start, end or range, with limits, reversed, in small
+ * batches, and resumed from their cursors. Every commit must end alike (committed, refused by a
+ * check, or the same error message), every list must give the same keys and the same cursor,
+ * and afterwards both databases must hold the same rows byte for byte, each written by the
+ * commit of the same number (versions are random, docs/sqlite.md §4).
  *
  * <p>A sum, minimum or maximum that may fail is the only mutation of its commit: Deno keeps
  * the mutations before a failing one, Kvasir keeps none (docs/atomic.md §6). Reading Deno's
@@ -53,8 +55,9 @@ public final class DenoDifferential {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final Pattern LIMIT_ERROR = Pattern.compile("(?i)(key too large for write"
-      + "|value too large|total mutation size too large|total key size too large"
-      + "|too many mutations|key cannot be empty)\\b.*?(?:\\(max (\\d+)(?: bytes)?\\))?");
+      + "|key too large for read|value too large|total mutation size too large"
+      + "|total key size too large|too many mutations|too many ranges|too many entries"
+      + "|too many keys|key cannot be empty|enqueue payload too large)\\b.*?(?:\\(max (\\d+)(?: bytes)?\\))?");
 
   private DenoDifferential() {}
 
@@ -97,7 +100,8 @@ public final class DenoDifferential {
         resumed += listed.has("then") ? 1 : 0;
         continue;
       }
-      JsonNode k = run(kvasir, op);
+      JsonNode k = op.get("op").asText().equals("read") ? DenoReadLimits.read(kvasir, op)
+          : run(kvasir, op);
       assertThat(outcome(k)).as("operation %d: %s", i, op).isEqualTo(outcome(d));
       outcomes.add(outcome(d));
       if (d.has("versionstamp")) {
@@ -147,6 +151,9 @@ public final class DenoDifferential {
           case "max" -> op.max(key, u64(m));
           default -> op.setVersionstamped(key, value(m.get("value")));
         }
+      }
+      for (JsonNode payload : commit.path("enqueues")) {
+        op.enqueue(value(payload), EnqueueOptions.defaults().delay(Duration.ofDays(1)));
       }
       CommitResult r = op.commit();
       result.put("ok", r.ok());

@@ -48,7 +48,7 @@ final class RandomOperations {
     ArrayNode out = NODES.arrayNode();
     for (int i = 0; i < n; i++) {
       int kind = random.nextInt(72);
-      out.add(kind < 12 ? list() : kind < 18 ? limitProbe() : commit());
+      out.add(kind < 12 ? list() : kind < 18 ? limitProbe() : kind < 21 ? readProbe() : commit());
     }
     return out;
   }
@@ -141,7 +141,7 @@ final class RandomOperations {
   /**
    * A commit one byte under, at or one byte over one of Deno's limits (docs/limits.md §1–§2):
    * a value's size, a key's, a versionstamped key's prefix, the mutations of a commit, the total
-   * mutation size or the total key size. Keys are under {@code ["limit"]}, which lists never
+   * mutation size, the total key size or a queue payload's size. Keys are under {@code ["limit"]}, which lists never
    * read. Sizes: a string part of n one-byte characters encodes in n + 2 bytes, a number part
    * in 9, so {@code ["limit"]} takes 7; a string value of n ≥ 16 384 such characters is n + 6
    * V8 bytes (header, tag, a three-byte length).
@@ -151,9 +151,14 @@ final class RandomOperations {
     ObjectNode commit = NODES.objectNode().put("op", "commit");
     commit.putArray("checks");
     ArrayNode mutations = commit.putArray("mutations");
-    switch (random.nextInt(6)) {
+    switch (random.nextInt(7)) {
       case 0 -> set(mutations, "set", parts(part("s", "limit"), part("s", "value")),
           repeated(65_536 + over - 6));
+      case 6 -> {
+        // A queue payload, due in a day: never delivered during the run.
+        set(mutations, "set", parts(part("s", "limit"), part("s", "enqueued")), number(1));
+        commit.putArray("enqueues").add(repeated(65_536 + over - 6));
+      }
       case 1 -> set(mutations, "set", parts(part("s", "limit"), repeated(2_048 + over - 9)),
           number(1));
       case 2 -> set(mutations, "stamped", parts(part("s", "limit"), repeated(2_048 + over - 9)),
@@ -185,6 +190,23 @@ final class RandomOperations {
       }
     }
     return commit;
+  }
+
+  /**
+   * A read one step under, at or over one of Deno's read limits (docs/limits.md §1), run by
+   * {@link DenoReadLimits} and differential.ts: the key of a get (2 048 bytes, its range ends
+   * 2 049), the keys of a getMany (10), the prefix of a list (2 048), a list's start or end
+   * (2 049), a list's batch size (1 000 entries), a watched key (2 049) and the keys of a
+   * watch (10). Sizes are of keys of one text part.
+   */
+  private ObjectNode readProbe() {
+    int over = random.nextInt(3) - 1;
+    String[] kinds = {"get", "getMany", "listPrefix", "listStart", "listEnd", "batchSize",
+        "watch", "watchMany"};
+    int[] limits = {2_048, 10, 2_048, 2_049, 2_049, 1_000, 2_049, 10};
+    int i = random.nextInt(kinds.length);
+    return NODES.objectNode().put("op", "read").put("kind", kinds[i]).put("size",
+        limits[i] + over);
   }
 
   private static void set(ArrayNode mutations, String type, ArrayNode key, JsonNode value) {

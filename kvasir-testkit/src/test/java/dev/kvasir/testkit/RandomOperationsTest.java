@@ -15,7 +15,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The limit probes of {@link RandomOperations} land one byte under, at and one byte over each
+ * The limit probes of {@link RandomOperations} land one step under, at and one step over each
  * limit (docs/limits.md), measured with Kvasir's encoders; and {@link DenoDifferential} names a
  * limit's error alike whether Deno or Kvasir words it.
  */
@@ -41,6 +41,11 @@ class RandomOperationsTest {
           keyBytesWithValues += key.encodedLength();
         }
       }
+      if (op.has("enqueues")) {
+        sizes.computeIfAbsent("payload", p -> new TreeSet<>()).add((long) V8.serialize(
+            DenoDifferential.value(op.get("enqueues").get(0))).length);
+        continue;
+      }
       String probe = switch (mutations.size()) {
         case 1 -> mutations.get(0).get("key").get(1).has("x") ? "key " + mutations.get(0)
             .get("type").asText() : "value";
@@ -59,11 +64,33 @@ class RandomOperationsTest {
     }
     assertThat(sizes).containsExactlyInAnyOrderEntriesOf(Map.of(
         "value", Set.of(65_535L, 65_536L, 65_537L),
+        "payload", Set.of(65_535L, 65_536L, 65_537L),
         "key set", Set.of(2_047L, 2_048L, 2_049L),
         "key stamped", Set.of(2_047L, 2_048L, 2_049L),
         "mutations", Set.of(999L, 1_000L, 1_001L),
         "total mutation size", Set.of(819_199L, 819_200L, 819_201L),
         "total key size", Set.of(81_919L, 81_920L, 81_921L)));
+  }
+
+  @Test
+  void readProbes_coverEveryReadLimit_underAtAndOver() {
+    Map<String, Set<Integer>> sizes = new TreeMap<>();
+    for (JsonNode op : new RandomOperations(new Random(7)).operations(3_000)) {
+      if (op.get("op").asText().equals("read")) {
+        sizes.computeIfAbsent(op.get("kind").asText(), k -> new TreeSet<>())
+            .add(op.get("size").asInt());
+      }
+    }
+    assertThat(sizes).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "get", Set.of(2_047, 2_048, 2_049),
+        "getMany", Set.of(9, 10, 11),
+        "listPrefix", Set.of(2_047, 2_048, 2_049),
+        "listStart", Set.of(2_048, 2_049, 2_050),
+        "listEnd", Set.of(2_048, 2_049, 2_050),
+        "batchSize", Set.of(999, 1_000, 1_001),
+        "watch", Set.of(2_048, 2_049, 2_050),
+        "watchMany", Set.of(9, 10, 11)));
+    assertThat(DenoReadLimits.keyOfLength(2_049).encodedLength()).isEqualTo(2_049);
   }
 
   @Test
@@ -74,6 +101,8 @@ class RandomOperationsTest {
     assertThat(DenoDifferential.limitNamed("Too many mutations (max 1000)"))
         .isEqualTo(DenoDifferential.limitNamed(
             "too many mutations and enqueues in one atomic operation: 1001 (max 1000)"));
+    assertThat(DenoDifferential.limitNamed("Too many keys (max 10)"))
+        .isEqualTo(DenoDifferential.limitNamed("too many keys to watch: 11 (max 10)"));
     assertThat(DenoDifferential.limitNamed("Key too large for write (max 2048 bytes)"))
         .isNotEqualTo(DenoDifferential.limitNamed("Total key size too large (max 81920 bytes)"));
     assertThat(DenoDifferential.limitNamed("Failed to perform 'sum' mutation on a non-U64 value"
