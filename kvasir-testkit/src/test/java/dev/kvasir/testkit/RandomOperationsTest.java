@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class RandomOperationsTest {
   @Test
   void limitProbes_landUnderAtAndOverEveryLimit() {
-    JsonNode operations = new RandomOperations(new Random(7)).operations(3_000);
+    JsonNode operations = new RandomOperations(new Random(7), true).operations(3_000);
     Map<String, Set<Long>> sizes = new TreeMap<>();
     for (JsonNode op : operations) {
       JsonNode mutations = op.path("mutations");
@@ -75,7 +75,7 @@ class RandomOperationsTest {
   @Test
   void readProbes_coverEveryReadLimit_underAtAndOver() {
     Map<String, Set<Integer>> sizes = new TreeMap<>();
-    for (JsonNode op : new RandomOperations(new Random(7)).operations(3_000)) {
+    for (JsonNode op : new RandomOperations(new Random(7), true).operations(3_000)) {
       if (op.get("op").asText().equals("read")) {
         sizes.computeIfAbsent(op.get("kind").asText(), k -> new TreeSet<>())
             .add(op.get("size").asInt());
@@ -91,6 +91,17 @@ class RandomOperationsTest {
         "watch", Set.of(2_048, 2_049, 2_050),
         "watchMany", Set.of(9, 10, 11)));
     assertThat(DenoReadLimits.keyOfLength(2_049).encodedLength()).isEqualTo(2_049);
+  }
+
+  @Test
+  void withoutEnqueues_noCommitEnqueues_andTheOtherMutationsStay() {
+    Map<String, Integer> types = new TreeMap<>();
+    for (JsonNode op : new RandomOperations(new Random(7), false).operations(3_000)) {
+      assertThat(op.has("enqueues")).as("%s", op).isFalse();
+      op.path("mutations").forEach(m -> types.merge(m.get("type").asText(), 1, Integer::sum));
+    }
+    assertThat(types).containsOnlyKeys("set", "delete", "sum", "min", "max", "stamped")
+        .allSatisfy((type, count) -> assertThat(count).as(type).isGreaterThan(100));
   }
 
   @Test
