@@ -71,6 +71,8 @@ async function list(op: any) {
   return { keys: first.keys, cursor: first.cursor, then };
 }
 
+const expiring = (m: any) => "expireIn" in m ? { expireIn: m.expireIn } : {};
+
 // A key of one text part whose encoding is n bytes, and n distinct small keys.
 const keyOfLength = (n: number) => ["x".repeat(n - 2)];
 const distinctKeys = (n: number) => Array.from({ length: n }, (_, i) => ["none", i]);
@@ -125,12 +127,14 @@ for (const operation of operations) {
     for (const m of operation.mutations) {
       const key = m.key.map(part);
       switch (m.type) {
-        case "set": op.set(key, value(m.value)); break;
+        case "set": op.set(key, value(m.value), expiring(m)); break;
         case "delete": op.delete(key); break;
         case "sum": op.sum(key, BigInt(m.u64)); break;
         case "min": op.min(key, BigInt(m.u64)); break;
         case "max": op.max(key, BigInt(m.u64)); break;
-        case "stamped": op.set([...key, kv.commitVersionstamp()], value(m.value)); break;
+        case "stamped":
+          op.set([...key, kv.commitVersionstamp()], value(m.value), expiring(m));
+          break;
         default: throw new Error("unknown mutation " + m.type);
       }
     }

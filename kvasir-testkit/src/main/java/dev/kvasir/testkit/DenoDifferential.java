@@ -15,16 +15,13 @@ import dev.kvasir.KvKey;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.base.Versionstamp;
-import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.value.KvU64;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,21 +29,22 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The real Deno and a Kvasir database run the same random operations, Deno on a SQLite file of
  * its own. Atomic commits: checks of current, absent and impossible versionstamps, sets of
- * every kind of value, versionstamped keys, deletes, and u64 sums, minimums and maximums,
- * including ones that fail on a stored value of another type. Commits and reads (gets, getManys,
- * lists, watches) one step under, at or over a limit of docs/limits.md, whose errors compare by
- * the limit they name. Lists: by prefix, start, end or range, with limits, reversed, in small
- * batches, and resumed from their cursors. Every commit must end alike (committed, refused by a
- * check, or the same error message), every list must give the same keys and the same cursor,
- * and afterwards both databases must hold the same rows byte for byte, each written by the
- * commit of the same number (versions are random, docs/sqlite.md §4).
+ * every kind of value (some expiring in days), versionstamped keys, deletes, and u64 sums,
+ * minimums and maximums, including ones that fail on a stored value of another type. Commits
+ * and reads (gets, getManys, lists, watches) one step under, at or over a limit of
+ * docs/limits.md, whose errors compare by the limit they name. Lists: by prefix, start, end or
+ * range, with limits, reversed, in small batches, and resumed from their cursors. Every commit
+ * must end alike (committed, refused by a check, or the same error message), every list must
+ * give the same keys and the same cursor, and afterwards both databases must hold the same
+ * rows byte for byte, each written by the commit of the same number (versions are random,
+ * docs/sqlite.md §4), with expiries as far apart as the two runs ({@link DenoRows}).
  *
  * <p>A sum, minimum or maximum that may fail is the only mutation of its commit: Deno keeps
  * the mutations before a failing one, Kvasir keeps none (docs/atomic.md §6). Reading Deno's
@@ -84,13 +82,18 @@ public final class DenoDifferential {
     ArrayNode planned = plan(dir, seed, operations, true);
     DenoPeer deno = DenoPeer.require(dir.resolve("deno"));
     String denoFile = dir.resolve("deno.sqlite3").toString();
-    JsonNode denoResults = runDeno(deno, denoFile, dir);
-    assertSameOutcomes(planned, denoResults, denoFile, stored, (i, op) -> switch (
-        op.get("op").asText()) {
-      case "list" -> DenoLists.list(kvasir, op);
-      case "read" -> DenoReadLimits.read(kvasir, op);
-      default -> run(kvasir, op);
-    });
+    Run denoRun = runDeno(deno, denoFile, dir);
+    long start = System.currentTimeMillis();
+    ArrayNode answers = NODES.arrayNode();
+    for (JsonNode op : planned) {
+      answers.add(switch (op.get("op").asText()) {
+        case "list" -> DenoLists.list(kvasir, op);
+        case "read" -> DenoReadLimits.read(kvasir, op);
+        default -> run(kvasir, op);
+      });
+    }
+    Run kvasirRun = new Run(answers, start, System.currentTimeMillis());
+    assertSameOutcomes(planned, denoRun, kvasirRun, denoFile, stored);
   }
 
   /**
@@ -106,12 +109,23 @@ public final class DenoDifferential {
     ArrayNode planned = plan(dir, seed, operations, false);
     DenoPeer deno = DenoPeer.require(dir.resolve("deno"));
     String denoFile = dir.resolve("deno.sqlite3").toString();
-    JsonNode denoResults = runDeno(deno, denoFile, dir);
-    JsonNode servedResults = runDeno(deno.env("DENO_KV_ACCESS_TOKEN", token), url, dir);
-    assertSameOutcomes(planned, denoResults, denoFile, stored, (i, op) ->
-        op.get("op").asText().equals("list") ? DenoLists.fromDeno(servedResults.get(i))
-            : servedResults.get(i));
+    Run denoRun = runDeno(deno, denoFile, dir);
+    Run served = runDeno(deno.env("DENO_KV_ACCESS_TOKEN", token), url, dir);
+    ArrayNode answers = NODES.arrayNode();
+    for (int i = 0; i < planned.size(); i++) {
+      JsonNode answer = served.results().get(i);
+      answers.add(planned.get(i).get("op").asText().equals("list")
+          ? DenoLists.fromDeno(answer) : answer);
+    }
+    assertSameOutcomes(planned, denoRun, new Run(answers, served.startMs(), served.endMs()),
+        denoFile, stored);
   }
+
+  /**
+   * One side's answers, an element for each operation (a list's in {@link DenoLists}' form, a
+   * commit's or a read's as differential.ts gives it), and when that side ran them.
+   */
+  private record Run(JsonNode results, long startMs, long endMs) {}
 
   /** The operations of {@code seed}, also written to {@code dir} for differential.ts. */
   private static ArrayNode plan(Path dir, long seed, int operations, boolean enqueues)
@@ -121,29 +135,29 @@ public final class DenoDifferential {
     return planned;
   }
 
-  private static JsonNode runDeno(DenoPeer deno, String database, Path dir)
+  private static Run runDeno(DenoPeer deno, String database, Path dir)
       throws IOException, InterruptedException {
-    return JSON.readTree(deno.run("differential.ts", database,
+    long start = System.currentTimeMillis();
+    JsonNode results = JSON.readTree(deno.run("differential.ts", database,
         dir.resolve("operations.json").toString()));
+    return new Run(results, start, System.currentTimeMillis());
   }
 
   /**
-   * Compares each answer of the other side ({@code answer} of the operation's index and
-   * description: a list's in {@link DenoLists}' form, a commit's or a read's in Deno's) with
-   * Deno's, then the rows of Deno's file with those of {@code stored}.
+   * Compares the other side's answers with Deno's, then the rows of Deno's file with those of
+   * {@code stored} ({@link DenoRows}).
    */
-  private static void assertSameOutcomes(ArrayNode planned, JsonNode denoResults,
-      String denoFile, Kv stored, BiFunction<Integer, JsonNode, JsonNode> answer) {
-    int operations = planned.size();
+  private static void assertSameOutcomes(ArrayNode planned, Run deno, Run other,
+      String denoFile, Kv stored) {
     List<String> denoStamps = new ArrayList<>();
-    List<String> kvasirStamps = new ArrayList<>();
+    List<String> otherStamps = new ArrayList<>();
     Set<String> outcomes = new TreeSet<>();
     int listedKeys = 0;
     int resumed = 0;
-    for (int i = 0; i < operations; i++) {
+    for (int i = 0; i < planned.size(); i++) {
       JsonNode op = planned.get(i);
-      JsonNode d = denoResults.get(i);
-      JsonNode k = answer.apply(i, op);
+      JsonNode d = deno.results().get(i);
+      JsonNode k = other.results().get(i);
       if (op.get("op").asText().equals("list")) {
         JsonNode listed = DenoLists.fromDeno(d);
         assertThat(k).as("operation %d: %s", i, op).isEqualTo(listed);
@@ -155,21 +169,15 @@ public final class DenoDifferential {
       outcomes.add(outcome(d));
       if (d.has("versionstamp")) {
         denoStamps.add(d.get("versionstamp").asText());
-        kvasirStamps.add(k.get("versionstamp").asText());
+        otherStamps.add(k.get("versionstamp").asText());
       }
     }
-    List<String> denoRows;
+    List<DenoRows.Row> denoRows;
     try (Kv denoKv = Kv.open(denoFile, KvOptions.defaults().with("sqlite.readOnly", "true"))) {
-      denoRows = rows(denoKv, denoStamps);
+      denoRows = DenoRows.of(denoKv, denoStamps);
     }
-    List<String> kvasirRows = rows(stored, kvasirStamps);
-    for (int i = 0; i < Math.min(denoRows.size(), kvasirRows.size()); i++) {
-      assertThat(kvasirRows.get(i)).as("row %d (key, encoding, value, expiry, commit)", i)
-          .isEqualTo(denoRows.get(i));
-    }
-    assertThat(kvasirRows).hasSameSizeAs(denoRows);
-    assertThat(denoRows).as("rows left at the end").hasSizeGreaterThan(10)
-        .as("versionstamped keys").anyMatch(row -> row.contains("<commit"));
+    DenoRows.assertSame(DenoRows.of(stored, otherStamps), denoRows,
+        other.startMs() - deno.endMs(), other.endMs() - deno.startMs());
     assertThat(outcomes).as("how commits ended").contains("ok: true", "ok: false")
         .anyMatch(o -> o.startsWith("error: Failed to perform"))
         .anyMatch(o -> o.startsWith("error: limit: "));
@@ -193,12 +201,12 @@ public final class DenoDifferential {
       for (JsonNode m : commit.get("mutations")) {
         KvKey key = key(m.get("key"));
         switch (m.get("type").asText()) {
-          case "set" -> op.set(key, value(m.get("value")));
+          case "set" -> op.set(key, value(m.get("value")), expireIn(m));
           case "delete" -> op.delete(key);
           case "sum" -> op.sum(key, u64(m));
           case "min" -> op.min(key, u64(m));
           case "max" -> op.max(key, u64(m));
-          default -> op.setVersionstamped(key, value(m.get("value")));
+          default -> op.setVersionstamped(key, value(m.get("value")), expireIn(m));
         }
       }
       for (JsonNode payload : commit.path("enqueues")) {
@@ -247,25 +255,6 @@ public final class DenoDifferential {
         + (m.group(2) == null ? "" : " (max " + m.group(2) + ")");
   }
 
-  /**
-   * Every row of a database, in key order, as hex key, encoding, hex value, expiry and the number
-   * of the commit (among the successful ones) that wrote it. In a versionstamped key, the
-   * versionstamp's text shows as that number too.
-   */
-  private static List<String> rows(Kv kv, List<String> stamps) {
-    List<String> rows = new ArrayList<>();
-    HexFormat hex = HexFormat.of();
-    kv.engine().dump((StoredEntry e) -> {
-      int commit = stamps.indexOf(e.versionstamp().toString());
-      String key = hex.formatHex(e.key().sharedBytes()).replace(
-          hex.formatHex(e.versionstamp().toString().getBytes(StandardCharsets.US_ASCII)),
-          "<commit " + commit + ">");
-      rows.add(key + " " + e.value().code() + " " + hex.formatHex(e.value().sharedBytes())
-          + " " + e.expireAtMs() + " commit " + commit);
-    });
-    return rows;
-  }
-
   /** The key that JSON parts describe. */
   static KvKey key(JsonNode parts) {
     List<Object> out = new ArrayList<>();
@@ -308,6 +297,10 @@ public final class DenoDifferential {
       out[i] = (byte) array.get(i).asInt();
     }
     return out;
+  }
+
+  private static @Nullable Duration expireIn(JsonNode mutation) {
+    return mutation.has("expireIn") ? Duration.ofMillis(mutation.get("expireIn").asLong()) : null;
   }
 
   private static KvU64 u64(JsonNode mutation) {
