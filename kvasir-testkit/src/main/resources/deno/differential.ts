@@ -20,6 +20,19 @@ function part(p: any): Deno.KvKeyPart {
   throw new Error("unknown key part " + JSON.stringify(p));
 }
 
+// Objects with the same properties share a shape, and V8 keeps one representation per
+// property of a shape: once such an object held a fraction in a property, V8 stores every
+// number of that property as a double (N), even 628 (docs/values.md §6). An object of the
+// shape holding strings first makes every property a tagged field, where each number keeps
+// the form of a fresh one, as Kvasir writes it.
+const primed = new Set<string>();
+function primeShape(keys: string[]) {
+  if (!primed.has(keys.join("\0"))) {
+    Object.fromEntries(keys.map((k) => [k, ""]));
+    primed.add(keys.join("\0"));
+  }
+}
+
 function value(v: any): unknown {
   if (v === null) return null;
   if ("s" in v) return v.s;
@@ -31,6 +44,7 @@ function value(v: any): unknown {
   if ("u64" in v) return new Deno.KvU64(BigInt(v.u64));
   if ("list" in v) return v.list.map(value);
   if ("obj" in v) {
+    primeShape(Object.keys(v.obj));
     return Object.fromEntries(Object.entries(v.obj).map(([k, x]) => [k, value(x)]));
   }
   throw new Error("unknown value " + JSON.stringify(v));
