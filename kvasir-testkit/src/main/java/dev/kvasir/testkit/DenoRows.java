@@ -14,6 +14,8 @@ import java.util.List;
  * other side's database.
  */
 final class DenoRows {
+  private static final long CLOCK_SLACK_MS = 1_000;
+
   /**
    * A row as hex key, encoding, hex value, whether it expires, and the number of the commit
    * (among the successful ones) that wrote it; in a versionstamped key, the versionstamp's text
@@ -21,8 +23,6 @@ final class DenoRows {
    * clock.
    */
   record Row(String text, long expireAtMs) {}
-
-  private static final long CLOCK_SLACK_MS = 1_000;
 
   private DenoRows() {}
 
