@@ -9,16 +9,9 @@ const operations = JSON.parse(await Deno.readTextFile(operationsFile));
 
 // Key parts and values come as small objects naming their JavaScript type ({x: n} is a
 // string of n letters x); numbers as text, so that each is a fresh number (one read from a
-// JSON number may be stored as a double, docs/values.md §6).
-function part(p: any): Deno.KvKeyPart {
-  if ("s" in p) return p.s;
-  if ("x" in p) return "x".repeat(p.x);
-  if ("n" in p) return Number(p.n);
-  if ("b" in p) return BigInt(p.b);
-  if ("t" in p) return p.t;
-  if ("u" in p) return new Uint8Array(p.u);
-  throw new Error("unknown key part " + JSON.stringify(p));
-}
+// JSON number may be stored as a double, docs/values.md §6). A key part is described as the
+// value it equals.
+const part = (p: any) => value(p) as Deno.KvKeyPart;
 
 // Objects with the same properties share a shape, and V8 keeps one representation per
 // property of a shape: once such an object held a fraction in a property, V8 stores every
@@ -27,9 +20,10 @@ function part(p: any): Deno.KvKeyPart {
 // the form of a fresh one, as Kvasir writes it.
 const primed = new Set<string>();
 function primeShape(keys: string[]) {
-  if (!primed.has(keys.join("\0"))) {
+  const shape = keys.join("\0");
+  if (!primed.has(shape)) {
     Object.fromEntries(keys.map((k) => [k, ""]));
-    primed.add(keys.join("\0"));
+    primed.add(shape);
   }
 }
 

@@ -87,7 +87,7 @@ public final class AtomicOperation {
   /** As {@link #setVersionstamped(KvKey, Object)}, expiring after {@code expireIn}. */
   public AtomicOperation setVersionstamped(KvKey prefix, @Nullable Object value,
       @Nullable Duration expireIn) {
-    Limits.checkVersionstampedPrefix(prefix);
+    Limits.checkWriteKey(prefix);
     EncodedValue encoded = encode(value);
     mutations.add(
         new Mutation.SetVersionstampedKey(prefix.raw(), encoded, expireAt(expireIn)));

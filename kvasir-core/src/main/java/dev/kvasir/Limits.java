@@ -48,17 +48,13 @@ public final class Limits {
 
   private Limits() {}
 
-  /** A key used by a set, delete, sum/min/max or check: non-empty, at most 2048 bytes. */
+  /**
+   * A key used by a set, delete, sum/min/max or check, or the prefix of a versionstamped key:
+   * non-empty, at most 2048 bytes. Deno limits a versionstamped key by its prefix, not by the
+   * stored key, which is 22 bytes longer (docs/limits.md §1).
+   */
   public static void checkWriteKey(KvKey key) {
     checkWriteKeyLength(key.encodedLength());
-  }
-
-  /**
-   * The prefix of a versionstamped key: non-empty and at most 2048 bytes, like any written key.
-   * Deno limits the prefix, not the stored key, which is 22 bytes longer (docs/limits.md §1).
-   */
-  public static void checkVersionstampedPrefix(KvKey prefix) {
-    checkWriteKeyLength(prefix.encodedLength());
   }
 
   /** A key read by get or getMany: its range end {@code key‖00} fits 2049 bytes. */

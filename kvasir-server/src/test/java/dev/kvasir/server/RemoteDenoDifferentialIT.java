@@ -10,22 +10,36 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The real Deno (on a SQLite file) and Kvasir's KV Connect client, through {@code KvServer} on
- * a SQLite file, run the same random commits and lists ({@link DenoDifferential}): they end
+ * The real Deno on a SQLite file of its own, against clients of {@code KvServer} on a SQLite
+ * file, run the same random commits, reads and lists ({@link DenoDifferential}): they end
  * alike, error messages included, list alike, cursors included, and leave the same rows, byte
- * for byte.
+ * for byte. The clients: Kvasir's KV Connect client, and Deno's own
+ * ({@code Deno.openKv("http://…")}).
  */
 class RemoteDenoDifferentialIT {
   @TempDir Path dir;
+
+  /** The server, on a SQLite file; closing it closes the client, the server and the engine. */
+  private Served served() {
+    return new Served(SqliteEngine.open(SqliteConfig.of(
+        dir.resolve("kvasir.sqlite3").toString())));
+  }
 
   @ParameterizedTest
   @ValueSource(longs = {1, 2})
   void denoAndKvasirsClient_agreeOnEveryCommitAndList_andStoreTheSameRows(long seed)
       throws Exception {
-    try (Served served = new Served(SqliteEngine.open(SqliteConfig.of(
-        dir.resolve("kvasir.sqlite3").toString())))) {
-      // Served closes the client, the server and the engine, in that order.
+    try (Served served = served()) {
       DenoDifferential.assertAgree(Kv.of(served.remote), Kv.of(served.backing), dir, seed, 300);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2})
+  void denoOnItsOwnFile_andDenoThroughKvServer_agree(long seed) throws Exception {
+    try (Served served = served()) {
+      DenoDifferential.assertServedAgrees(served.server.url(), Served.TOKEN,
+          Kv.of(served.backing), dir, seed, 300);
     }
   }
 }
