@@ -14,8 +14,8 @@ const expect = (what, got, want) => {
   }
 };
 
-// No Uint8Array inside: Node's v8.serialize writes it as a Node-only host object that neither
-// Deno nor Kvasir reads. A top-level Uint8Array travels as raw bytes and is fine.
+// No Uint8Array inside (tried below): Node's v8.serialize writes it as a Node-only host object
+// that neither Deno nor Kvasir reads. A top-level Uint8Array travels as raw bytes and is fine.
 const value = {
   text: "hé ✓", n: 1.5, big: 12345678901234567890n,
   when: new Date(1700000000000), map: new Map([["k", [true, null]]]), set: new Set([1, "a"]),
@@ -46,6 +46,15 @@ for (let i = 0; i < 12; i++) await kv.set(["node", "list", i], i);
 const listed = [];
 for await (const e of kv.list({ prefix: ["node", "list"] }, { batchSize: 5 })) listed.push(e.value);
 expect("list", listed, [...Array(12).keys()]);
+
+// Node's v8.serialize writes a Uint8Array inside a value as a Node host object, which Deno
+// does not read: the server refuses the commit (docs/values.md §5), and nothing is stored.
+const refused = await kv.set(["node", "nested"], { bytes: new Uint8Array([1]) })
+  .then(() => "stored", (e) => String(e.message));
+if (!/400.*host object.*Node's v8\.serialize/.test(refused)) {
+  problems.push(`nested bytes: expected a 400 naming Node's host object, got ${refused}`);
+}
+expect("nothing stored", (await kv.get(["node", "nested"])).versionstamp, null);
 
 await kv.delete(["node", "c"]);
 expect("delete", (await kv.get(["node", "c"])).value, null);

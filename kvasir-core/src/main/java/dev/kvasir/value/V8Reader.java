@@ -116,7 +116,10 @@ final class V8Reader {
       case V8Tags.RESIZABLE_ARRAY_BUFFER: return readArrayBuffer(true);
       case V8Tags.ARRAY_BUFFER_VIEW: throw error("array buffer view without a buffer");
       case V8Tags.HOST_OBJECT:
-        throw error("host object (a Deno Blob or File) cannot be read outside its process");
+        // docs/values.md §5: Deno's Blob and File, and Node's typed arrays, use this tag.
+        throw error("host object (a Deno Blob or File, or a typed array, DataView or Buffer"
+            + " inside a value written by Node's v8.serialize), which neither Deno nor Kvasir"
+            + " reads");
       default:
         throw error(String.format("invalid tag 0x%02x", tag));
     }
