@@ -12,6 +12,8 @@ module dev.kvasir.server {
   requires org.slf4j;
   // TCP_QUICKACK (QuickAckConnector).
   requires jdk.net;
+  // The process's limit on file descriptors, for the default connection limit (OpenConnections).
+  requires jdk.management;
   // KvServer.Builder.metrics takes a Prometheus registry (docs/operations.md §5).
   requires transitive micrometer.core;
   requires dev.kvasir.micrometer;

@@ -126,6 +126,12 @@ final class ServeCommand implements Callable<Integer> {
           + " Default: ${DEFAULT-VALUE}")
   int maxWatches;
 
+  @Option(names = "--max-connections", defaultValue = "${env:KVASIR_MAX_CONNECTIONS}",
+      description = "The most client connections open at once; at the limit new clients wait"
+          + " until one closes, and connections silent for 10 s are closed. Default: 10000, or"
+          + " the process's limit on open files less 256 when that is lower.")
+  Integer maxConnections;
+
   @Option(names = "--queue-lease", paramLabel = "DURATION",
       defaultValue = "${env:KVASIR_QUEUE_LEASE:-30s}",
       description = "How long a remote queue listener (Kvasir's client) holds a message without"
@@ -170,6 +176,7 @@ final class ServeCommand implements Callable<Integer> {
         ConfigFile.apply(spec, config);
       }
       configureLogging();
+      checkRanges();
       checkTls();
       tokens = ServeTokens.resolve(accessToken, accessTokenFile, tokensFile);
       dbPassword = dbPasswordFile == null ? null
@@ -201,6 +208,9 @@ final class ServeCommand implements Callable<Integer> {
           .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
           .metricsToken(metricsToken).accessLog(accessLog);
       tokens.configure(b);
+      if (maxConnections != null) {
+        b.maxConnections(maxConnections);
+      }
       if (tlsCert != null) {
         b.tlsPem(tlsCert, tlsKey);
       } else if (keystore != null) {
@@ -250,6 +260,24 @@ final class ServeCommand implements Callable<Integer> {
     Logging.configure(level, format);
     if (accessLog && !Logging.operatorConfigured()) {
       Logging.setLevel(KvServer.ACCESS_LOGGER, "info");
+    }
+  }
+
+  /** The numbers, named by their options (the builder would name its own methods). */
+  private void checkRanges() {
+    if (port < 0 || port > 65_535) {
+      throw new IllegalArgumentException("--port is 0 (any free port) to 65535: " + port);
+    }
+    positive("--max-watches", maxWatches);
+    positive("--max-queue-polls", maxQueuePolls);
+    if (maxConnections != null) {
+      positive("--max-connections", maxConnections);
+    }
+  }
+
+  private static void positive(String option, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(option + " must be positive: " + value);
     }
   }
 

@@ -5,12 +5,40 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
-/** Every option of {@code serve} comes from the environment variable named after it. */
+/**
+ * Every option of {@code serve} comes from the environment variable named after it; a number
+ * out of range is a usage error that names its option and opens no database.
+ */
 class ServeOptionsTest {
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "--port|70000|--port is 0 (any free port) to 65535: 70000",
+      "--port|-1|--port is 0 (any free port) to 65535: -1",
+      "--max-watches|0|--max-watches must be positive: 0",
+      "--max-queue-polls|-1|--max-queue-polls must be positive: -1",
+      "--max-connections|0|--max-connections must be positive: 0"})
+  void aNumberOutOfRange_isAUsageError_namingItsOption(String option, String value,
+      String message) {
+    StringWriter err = new StringWriter();
+    Path db = dir.resolve("never.sqlite3");
+    int status = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(err)).execute("serve", "--db", db.toString(), option, value);
+    assertThat(status).isEqualTo(Kvasir.USAGE);
+    assertThat(err.toString()).contains("error: " + message);
+    assertThat(Files.exists(db)).isFalse();
+  }
+
   @Test
   void eachOption_defaultsToItsEnvironmentVariable() {
     var serve = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),

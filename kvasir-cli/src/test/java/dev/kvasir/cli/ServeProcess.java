@@ -27,9 +27,22 @@ final class ServeProcess implements AutoCloseable {
 
   /** Starts it in {@code dir} with {@code env} added to the environment (a null value: removed). */
   ServeProcess(Path dir, Map<String, String> env, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-        Jar.JAR.toString(), "serve"));
+    this(List.of(), dir, env, args);
+  }
+
+  /** As the constructor, with the process allowed at most {@code files} open files. */
+  static ServeProcess withOpenFileLimit(int files, Path dir, Map<String, String> env,
+      String... args) throws IOException {
+    // The soft and the hard limit both, so that the JVM cannot raise the soft one.
+    return new ServeProcess(List.of("bash", "-c", "ulimit -n " + files + " && exec \"$@\"",
+        "serve"), dir, env, args);
+  }
+
+  private ServeProcess(List<String> prefix, Path dir, Map<String, String> env, String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>(prefix);
+    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-jar", Jar.JAR.toString(), "serve"));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_"));

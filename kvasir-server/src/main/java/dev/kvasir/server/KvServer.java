@@ -62,6 +62,7 @@ public final class KvServer implements AutoCloseable {
   /** The TLS credentials and their reloading; null without TLS. */
   private final TlsFiles tlsFiles;
   private final ConnectHandler handler;
+  private final OpenConnections connections;
   private final Duration drainTimeout;
   /** The meters bound to the registry, released on close; null without metrics. */
   private AutoCloseable meters;
@@ -101,6 +102,8 @@ public final class KvServer implements AutoCloseable {
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     jetty.addConnector(connector);
+    connections = new OpenConnections(b.maxConnections, b.idleTimeout, connector);
+    jetty.addBean(connections);
     if (b.accessLog) {
       Slf4jRequestLogWriter writer = new Slf4jRequestLogWriter();
       writer.setLoggerName(ACCESS_LOGGER);
@@ -111,7 +114,7 @@ public final class KvServer implements AutoCloseable {
     Handler chain = handler;
     if (metrics != null) {
       chain = new MetricsHandler(chain, b.metrics, b.metricsToken);
-      meters = ServerMetrics.bind(b.metrics, handler, b.engine);
+      meters = ServerMetrics.bind(b.metrics, handler, connections, b.engine);
     }
     chain = new HealthHandler(chain, b.engine, b.readinessDeadline, handler::isDraining);
     if (metrics != null) {
@@ -164,6 +167,11 @@ public final class KvServer implements AutoCloseable {
     return handler.openWatches();
   }
 
+  /** How many client connections are open now. */
+  public int openConnections() {
+    return connections.open();
+  }
+
   public InetSocketAddress address() {
     return new InetSocketAddress(connector.getHost(), port());
   }
@@ -214,6 +222,7 @@ public final class KvServer implements AutoCloseable {
     private Duration drainTimeout = Duration.ofSeconds(10);
     private int maxThreads = 256;
     private int maxWatches = 10_000;
+    private int maxConnections = OpenConnections.defaultMax();
     private Duration queueLease = Duration.ofSeconds(30);
     private int maxQueuePolls = 64;
     private int maxStreamsPerConnection = 1024;
@@ -404,6 +413,20 @@ public final class KvServer implements AutoCloseable {
     /** The most requests served at once (watch streams hold none while waiting); default 256. */
     public Builder maxThreads(int threads) {
       this.maxThreads = threads;
+      return this;
+    }
+
+    /**
+     * The most client connections open at once. At the limit the server stops accepting until
+     * one closes (new clients wait in the listen queue), and closes connections that stay
+     * silent for 10 s. Default 10 000, or fewer when the process may open fewer files: its
+     * limit on file descriptors less 256 (docs/operations.md §9).
+     */
+    public Builder maxConnections(int connections) {
+      if (connections < 1) {
+        throw new IllegalArgumentException("maxConnections must be positive: " + connections);
+      }
+      this.maxConnections = connections;
       return this;
     }
 

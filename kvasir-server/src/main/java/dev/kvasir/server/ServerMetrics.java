@@ -2,6 +2,7 @@ package dev.kvasir.server;
 
 import dev.kvasir.micrometer.KvasirMetrics;
 import dev.kvasir.spi.KvEngine;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -13,17 +14,27 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 
 /**
- * The meters beside the requests' (docs/operations.md §5): open watch streams, the engine's
- * (group commits, sweeps, queue, storage), and the JVM's memory, garbage collection, threads,
- * classes, CPU and uptime.
+ * The meters beside the requests' (docs/operations.md §5): open connections and watch
+ * streams, the engine's (group commits, sweeps, queue, storage), and the JVM's memory, garbage
+ * collection, threads, classes, CPU and uptime.
  */
 final class ServerMetrics {
   private ServerMetrics() {}
 
   /** Binds them to {@code registry}; closing the result unbinds what needs it. */
-  static AutoCloseable bind(MeterRegistry registry, ConnectHandler handler, KvEngine engine) {
+  static AutoCloseable bind(MeterRegistry registry, ConnectHandler handler,
+      OpenConnections connections, KvEngine engine) {
     Gauge.builder("kvasir.server.watches.open", handler, ConnectHandler::openWatches)
         .description("Watch streams open now").register(registry);
+    Gauge.builder("kvasir.server.connections.open", connections, OpenConnections::open)
+        .description("Client connections open now").register(registry);
+    Gauge.builder("kvasir.server.connections.max", connections, OpenConnections::max)
+        .description("The most client connections open at once (--max-connections)")
+        .register(registry);
+    FunctionCounter.builder("kvasir.server.connection.limit.reached", connections,
+            OpenConnections::timesReached)
+        .description("Times the server reached its limit of open connections")
+        .register(registry);
     Gauge.builder("kvasir.server.queue.leases", handler, ConnectHandler::queueLeases)
         .description("Queue messages held by remote listeners now").register(registry);
     new KvasirMetrics(engine, Tags.empty()).bindTo(registry);
