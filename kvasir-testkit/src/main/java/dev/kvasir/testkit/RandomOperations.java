@@ -25,15 +25,25 @@ final class RandomOperations {
   /** Keys that only ever hold u64 values, so that no mutation of several fails half-way. */
   private final List<ArrayNode> counters = new ArrayList<>();
   private final List<ArrayNode> keys = new ArrayList<>();
-  private final boolean enqueues;
+  private final Via via;
 
-  /**
-   * Operations drawn from {@code random}; with {@code enqueues} false, no commit enqueues (Deno's
-   * KV Connect client refuses to).
-   */
-  RandomOperations(Random random, boolean enqueues) {
+  /** How the operations reach the database, which decides what may be probed. */
+  enum Via {
+    /** Kvasir's API on a local engine: every probe. */
+    ENGINE,
+    /**
+     * Kvasir's client through {@code KvServer}: no probe of the check count, which the server
+     * limits to 10 as denokv's does, where Deno's own engine allows 100 (docs/limits.md §3).
+     */
+    KVASIR_CLIENT,
+    /** Deno's client through {@code KvServer}: no check count either, and no enqueues. */
+    DENO_CLIENT
+  }
+
+  /** Operations drawn from {@code random}, for a run {@code via} that route. */
+  RandomOperations(Random random, Via via) {
     this.random = random;
-    this.enqueues = enqueues;
+    this.via = via;
     for (int i = 0; i < 4; i++) {
       counters.add(parts(part("s", "counter"), number(i)));
     }
@@ -150,7 +160,8 @@ final class RandomOperations {
   /**
    * A commit one byte under, at or one byte over one of Deno's limits (docs/limits.md §1–§2):
    * a value's size, a key's, a versionstamped key's prefix, the mutations of a commit, the total
-   * mutation size, the total key size or a queue payload's size. Keys are under {@code
+   * mutation size, the total key size, a queue payload's size or the checks of a commit (as
+   * {@link #via} allows). Keys are under {@code
    * ["limit"]}, which lists never read. Sizes: a string part of n one-byte characters encodes in
    * n + 2 bytes, a number part in 9, so {@code ["limit"]} takes 7; a string value of n ≥ 16 384
    * such characters is n + 6 V8 bytes (header, tag, a three-byte length).
@@ -160,14 +171,22 @@ final class RandomOperations {
     ObjectNode commit = NODES.objectNode().put("op", "commit");
     commit.putArray("checks");
     ArrayNode mutations = commit.putArray("mutations");
-    switch (random.nextInt(enqueues ? 7 : 6)) {
-      case 0 -> set(mutations, "set", parts(part("s", "limit"), part("s", "value")),
+    List<String> probes = new ArrayList<>(List.of("value", "key", "stamped", "mutations",
+        "mutationSize", "keySize"));
+    if (via != Via.DENO_CLIENT) {
+      probes.add("payload");
+    }
+    if (via == Via.ENGINE) {
+      probes.add("checks");
+    }
+    switch (probes.get(random.nextInt(probes.size()))) {
+      case "value" -> set(mutations, "set", parts(part("s", "limit"), part("s", "value")),
           repeated(65_536 + over - 6));
-      case 1 -> set(mutations, "set", parts(part("s", "limit"), repeated(2_048 + over - 9)),
+      case "key" -> set(mutations, "set", parts(part("s", "limit"), repeated(2_048 + over - 9)),
           number(1));
-      case 2 -> set(mutations, "stamped", parts(part("s", "limit"), repeated(2_048 + over - 9)),
-          number(1));
-      case 3 -> {
+      case "stamped" -> set(mutations, "stamped",
+          parts(part("s", "limit"), repeated(2_048 + over - 9)), number(1));
+      case "mutations" -> {
         int count = 1_000 + over;
         for (int i = 0; i < count - 1; i++) {
           mutations.addObject().put("type", "delete")
@@ -175,7 +194,7 @@ final class RandomOperations {
         }
         set(mutations, "set", parts(part("s", "limit"), part("s", "mutations")), number(count));
       }
-      case 4 -> {
+      case "mutationSize" -> {
         // 13 sets of a 19-byte key: each counts its key twice and its value once.
         int rest = 819_200 + over - 13 * 2 * 19;
         for (int i = 0; i < 13; i++) {
@@ -184,7 +203,7 @@ final class RandomOperations {
               repeated(valueBytes - 6));
         }
       }
-      case 5 -> {
+      case "keySize" -> {
         // 40 keys of 2 000 bytes and one of the rest; a key is 21 bytes besides its text.
         for (int i = 0; i < 41; i++) {
           int keyBytes = i < 40 ? 2_000 : 81_920 + over - 40 * 2_000;
@@ -192,10 +211,20 @@ final class RandomOperations {
               repeated(keyBytes - 21)), NODES.nullNode());
         }
       }
-      default -> {
+      case "payload" -> {
         // A queue payload, due in a day: never delivered during the run.
         set(mutations, "set", parts(part("s", "limit"), part("s", "enqueued")), number(1));
         commit.putArray("enqueues").add(repeated(65_536 + over - 6));
+      }
+      default -> {
+        // 100 checks that the keys are absent, which they are.
+        int count = 100 + over;
+        ArrayNode checks = (ArrayNode) commit.get("checks");
+        for (int i = 0; i < count; i++) {
+          checks.addObject().put("kind", "absent")
+              .set("key", parts(part("s", "limit"), part("s", "c"), number(i)));
+        }
+        set(mutations, "set", parts(part("s", "limit"), part("s", "checks")), number(count));
       }
     }
     return commit;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvasir.KvKey;
+import dev.kvasir.testkit.RandomOperations.Via;
 import dev.kvasir.value.V8;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class RandomOperationsTest {
   @Test
   void limitProbes_landUnderAtAndOverEveryLimit() {
-    JsonNode operations = new RandomOperations(new Random(7), true).operations(3_000);
+    JsonNode operations = new RandomOperations(new Random(7), Via.ENGINE).operations(3_000);
     Map<String, Set<Long>> sizes = new TreeMap<>();
     for (JsonNode op : operations) {
       JsonNode mutations = op.path("mutations");
@@ -44,6 +45,10 @@ class RandomOperationsTest {
       if (op.has("enqueues")) {
         sizes.computeIfAbsent("payload", p -> new TreeSet<>()).add((long) V8.serialize(
             DenoDifferential.value(op.get("enqueues").get(0))).length);
+        continue;
+      }
+      if (!op.get("checks").isEmpty()) {
+        sizes.computeIfAbsent("checks", p -> new TreeSet<>()).add((long) op.get("checks").size());
         continue;
       }
       String probe = switch (mutations.size()) {
@@ -69,13 +74,14 @@ class RandomOperationsTest {
         "key stamped", Set.of(2_047L, 2_048L, 2_049L),
         "mutations", Set.of(999L, 1_000L, 1_001L),
         "total mutation size", Set.of(819_199L, 819_200L, 819_201L),
-        "total key size", Set.of(81_919L, 81_920L, 81_921L)));
+        "total key size", Set.of(81_919L, 81_920L, 81_921L),
+        "checks", Set.of(99L, 100L, 101L)));
   }
 
   @Test
   void readProbes_coverEveryReadLimit_underAtAndOver() {
     Map<String, Set<Integer>> sizes = new TreeMap<>();
-    for (JsonNode op : new RandomOperations(new Random(7), true).operations(3_000)) {
+    for (JsonNode op : new RandomOperations(new Random(7), Via.ENGINE).operations(3_000)) {
       if (op.get("op").asText().equals("read")) {
         sizes.computeIfAbsent(op.get("kind").asText(), k -> new TreeSet<>())
             .add(op.get("size").asInt());
@@ -94,14 +100,24 @@ class RandomOperationsTest {
   }
 
   @Test
-  void withoutEnqueues_noCommitEnqueues_andTheOtherMutationsStay() {
+  void throughDenosClient_noCommitEnqueuesOrHasOver10Checks_andTheOtherMutationsStay() {
     Map<String, Integer> types = new TreeMap<>();
-    for (JsonNode op : new RandomOperations(new Random(7), false).operations(3_000)) {
+    for (JsonNode op : new RandomOperations(new Random(7), Via.DENO_CLIENT).operations(3_000)) {
       assertThat(op.has("enqueues")).as("%s", op).isFalse();
+      assertThat(op.path("checks").size()).as("%s", op).isLessThanOrEqualTo(10);
       op.path("mutations").forEach(m -> types.merge(m.get("type").asText(), 1, Integer::sum));
     }
     assertThat(types).containsOnlyKeys("set", "delete", "sum", "min", "max", "stamped")
         .allSatisfy((type, count) -> assertThat(count).as(type).isGreaterThan(100));
+  }
+
+  @Test
+  void throughKvasirsClient_enqueues_butHasNoCommitOfOver10Checks() {
+    List<JsonNode> operations = new ArrayList<>();
+    new RandomOperations(new Random(7), Via.KVASIR_CLIENT).operations(3_000)
+        .forEach(operations::add);
+    assertThat(operations).anyMatch(op -> op.has("enqueues"))
+        .allSatisfy(op -> assertThat(op.path("checks").size()).isLessThanOrEqualTo(10));
   }
 
   @Test
@@ -112,6 +128,9 @@ class RandomOperationsTest {
     assertThat(DenoDifferential.limitNamed("Too many mutations (max 1000)"))
         .isEqualTo(DenoDifferential.limitNamed(
             "too many mutations and enqueues in one atomic operation: 1001 (max 1000)"));
+    assertThat(DenoDifferential.limitNamed("Too many checks (max 100)"))
+        .isEqualTo(DenoDifferential.limitNamed(
+            "too many checks in one atomic operation: 101 (max 100)"));
     assertThat(DenoDifferential.limitNamed("Too many keys (max 10)"))
         .isEqualTo(DenoDifferential.limitNamed("too many keys to watch: 11 (max 10)"));
     assertThat(DenoDifferential.limitNamed("Key too large for write (max 2048 bytes)"))
