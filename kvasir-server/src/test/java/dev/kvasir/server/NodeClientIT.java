@@ -51,6 +51,12 @@ class NodeClientIT {
       Kv kv = Kv.of(served.remote);
       kv.set(KvKey.of("from", "java", "u64"), KvU64.of(7));
       kv.set(KvKey.of("from", "java", "bytes"), new byte[] {9, 8});
+      Map<String, Object> object = new LinkedHashMap<>();
+      object.put("text", "hé ✓");
+      object.put("when", Instant.ofEpochMilli(1_700_000_000_000L));
+      object.put("map", new JsMap().put("k", Arrays.asList(true, null)));
+      object.put("bytes", new byte[] {1, 2, 3});
+      kv.set(KvKey.of("from", "java", "object"), object);
       ProcessBuilder pb = new ProcessBuilder("node", script.toString(), entry.toString(),
           served.server.url()).redirectErrorStream(true);
       pb.environment().put("DENO_KV_ACCESS_TOKEN", Served.TOKEN);
