@@ -23,7 +23,7 @@ final class OpenConnections extends NetworkConnectionLimit {
    * How long a connection may stay silent while the server is at its limit: twice the
    * interval at which watch streams ping, so that a live watch is not closed.
    */
-  static final Duration SHED_AFTER = Duration.ofSeconds(2L * WatchStreams.PING_SECONDS);
+  private static final Duration SHED_AFTER = Duration.ofSeconds(2L * WatchStreams.PING_SECONDS);
   /** File descriptors left to the database, the logs and the JVM by the default limit. */
   private static final int RESERVED_DESCRIPTORS = 256;
   /** The default limit where the process may open files enough. */
