@@ -57,6 +57,18 @@ if (!/400.*host object.*Node's v8\.serialize/.test(refused)) {
 }
 expect("nothing stored", (await kv.get(["node", "nested"])).versionstamp, null);
 
+// A watch, over HTTP/1.1. The client yields nothing for a first state in which no key exists,
+// so its first answer is the state after the first set, whether the set came before the
+// server's first message or after it.
+const watched = kv.watch([["node", "w", "a"], ["node", "w", "b"]]).getReader();
+const first = watched.read();
+await kv.set(["node", "w", "a"], 1);
+expect("watch sees a set", (await first).value.map((e) => e.value), [1, null]);
+const second = watched.read();
+await kv.set(["node", "w", "b"], 2);
+expect("and the next", (await second).value.map((e) => e.value), [1, 2]);
+await watched.cancel();
+
 await kv.delete(["node", "c"]);
 expect("delete", (await kv.get(["node", "c"])).value, null);
 
