@@ -7,10 +7,14 @@ import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.Engines;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** The {@code --db} and {@code --access-token} options every database command takes. */
+/**
+ * The {@code --db}, {@code --access-token} and {@code --timeout} options every database command
+ * takes.
+ */
 final class DatabaseOption {
   static final String DEFAULT = "./kvasir.sqlite3";
 
@@ -29,6 +33,12 @@ final class DatabaseOption {
       description = "The token for an http(s):// database. Default: the environment variable"
           + " KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN).")
   String accessToken;
+
+  @Option(names = "--timeout", paramLabel = "DURATION",
+      defaultValue = "${env:KVASIR_TIMEOUT:-30s}",
+      description = "For an http(s):// database: how long one call to the server may take, its"
+          + " retries included, before the command gives up (exit 3). Default: ${DEFAULT-VALUE}")
+  Duration timeout = Duration.ofSeconds(30);
 
   /** The location to open: {@code --db}, with {@code --at} as its {@code ?at=}. */
   String location() {
@@ -64,6 +74,14 @@ final class DatabaseOption {
     KvOptions options = writes ? KvOptions.defaults() : engine.readOnly(KvOptions.defaults());
     if (accessToken != null && !accessToken.isEmpty()) {
       options = options.with("accessToken", accessToken);
+    }
+    if (where.startsWith("http://") || where.startsWith("https://")) {
+      if (timeout.isZero()) {
+        throw new IllegalArgumentException("--timeout must be positive");
+      }
+      // A server that accepts but never answers would otherwise hold the command for every
+      // retry's full time limit, minutes in all (docs/kv-connect.md §11).
+      options = options.with("remote.deadlineMs", Long.toString(timeout.toMillis()));
     }
     return Kv.of(engine.open(where, options));
   }

@@ -24,6 +24,10 @@ import javax.net.ssl.TrustManagerFactory;
  *   <li>{@code remote.retryDelayMs}: the first retry's delay, doubled each time up to 5 s
  *       (default 200, Deno's);
  *   <li>{@code remote.timeoutMs}: one request's time limit (default 30 000);
+ *   <li>{@code remote.deadlineMs}: the time limit of a call with its retries: no attempt starts
+ *       after it, and an attempt's time limit is cut to what is left (default none, so only
+ *       {@code remote.maxRetries} ends the retries). Not for a watch stream, which has no end;
+ *       the command line sets it from {@code --timeout};
  *   <li>{@code remote.trustStore} and {@code remote.trustStorePassword}: a PKCS12 or JKS file
  *       whose certificates are the only ones trusted for {@code https://}, e.g. the CA of a
  *       self-hosted server; default the JVM's trusted certificates.
@@ -32,9 +36,11 @@ import javax.net.ssl.TrustManagerFactory;
  * {@link RemoteOptions} writes them typed; any other option is refused.
  */
 public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration retryDelay,
-    Duration timeout, Optional<Path> trustStore, String trustStorePassword) {
+    Duration timeout, Optional<Duration> deadline, Optional<Path> trustStore,
+    String trustStorePassword) {
   public RemoteConfig {
     Objects.requireNonNull(url, "url");
+    Objects.requireNonNull(deadline, "deadline");
     Objects.requireNonNull(trustStore, "trustStore");
     if (accessToken == null || accessToken.isEmpty()) {
       throw new KvException("no access token for " + url + ": pass the option accessToken or"
@@ -42,6 +48,10 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
     }
     if (maxRetries < 0) {
       throw new KvArgumentException("remote.maxRetries must be >= 0: " + maxRetries);
+    }
+    if (deadline.isPresent() && (deadline.get().isNegative() || deadline.get().isZero())) {
+      throw new KvArgumentException("remote.deadlineMs must be positive: "
+          + deadline.get().toMillis());
     }
   }
 
@@ -58,6 +68,8 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
         (int) options.longValue(RemoteOptions.MAX_RETRIES, 10),
         Duration.ofMillis(options.longValue(RemoteOptions.RETRY_DELAY_MS, 200)),
         Duration.ofMillis(options.longValue(RemoteOptions.TIMEOUT_MS, 30_000)),
+        options.get(RemoteOptions.DEADLINE_MS)
+            .map(ms -> Duration.ofMillis(options.longValue(RemoteOptions.DEADLINE_MS, 0))),
         options.get(RemoteOptions.TRUST_STORE).map(Path::of),
         options.get(RemoteOptions.TRUST_STORE_PASSWORD).orElse(""));
   }

@@ -161,7 +161,8 @@ public final class RemoteEngine implements KvEngine {
         Map.of("authorization", "Bearer " + config.accessToken()), "application/json",
         Metadata.request().getBytes(StandardCharsets.UTF_8), config.timeout());
     String what = "the metadata endpoint at '" + config.url() + "'";
-    return sendAsync(call, what, 0, config.retryDelay()).thenApply(response -> {
+    CallDeadline deadline = CallDeadline.start(config.deadline());
+    return sendAsync(call, what, 0, config.retryDelay(), deadline).thenApply(response -> {
       Metadata m = Metadata.parse(response.text(), response.uri());
       queuesOffered = response.header(RemoteQueue.OFFERED).equals("1");
       Instant early = m.expiresAt().minus(REFRESH_EARLY);
@@ -176,11 +177,12 @@ public final class RemoteEngine implements KvEngine {
   /** Sends with retries for 5xx and network errors; returns a 2xx answer. */
   private Transport.Answer send(Transport.Call call, String what) {
     Duration delay = config.retryDelay();
+    CallDeadline deadline = CallDeadline.start(config.deadline());
     for (int attempt = 0; ; attempt++) {
       ensureOpen();
       String failure;
       Throwable cause = null;
-      CompletableFuture<Transport.Answer> pending = transport.send(call);
+      CompletableFuture<Transport.Answer> pending = transport.send(deadline.cut(call));
       try {
         Transport.Answer r = pending.get();
         if (accepted(r, what)) {
@@ -196,8 +198,8 @@ public final class RemoteEngine implements KvEngine {
         cause = e.getCause();
         failure = transientFailure(cause, what);
       }
-      if (attempt >= config.maxRetries()) {
-        throw gaveUp(what, attempt, failure, cause);
+      if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
+        throw gaveUp(what, attempt, failure + deadline.reached(), cause);
       }
       sleep(delay);
       delay = doubled(delay, MAX_RETRY_DELAY);
@@ -209,11 +211,11 @@ public final class RemoteEngine implements KvEngine {
    * completes on the transport's threads.
    */
   private CompletableFuture<Transport.Answer> sendAsync(Transport.Call call, String what,
-      int attempt, Duration delay) {
+      int attempt, Duration delay, CallDeadline deadline) {
     if (closed) {
       return CompletableFuture.failedFuture(new KvClosedException());
     }
-    return transport.send(call).handle((r, error) -> {
+    return transport.send(deadline.cut(call)).handle((r, error) -> {
       String failure;
       Throwable cause = null;
       if (error != null) {
@@ -226,15 +228,16 @@ public final class RemoteEngine implements KvEngine {
       } else {
         failure = "status " + r.status() + ": " + r.text();
       }
-      if (attempt >= config.maxRetries()) {
-        throw gaveUp(what, attempt, failure, cause);
+      if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
+        throw gaveUp(what, attempt, failure + deadline.reached(), cause);
       }
       // Run by the JDK's timer thread itself: the next attempt only starts a request. (Without
       // an executor, Java 17 with one or two processors would start a thread for it.)
       Executor later = CompletableFuture.delayedExecutor(jittered(delay), TimeUnit.MILLISECONDS,
           Runnable::run);
       return CompletableFuture.supplyAsync(() -> null, later).thenCompose(
-          ignored -> sendAsync(call, what, attempt + 1, doubled(delay, MAX_RETRY_DELAY)));
+          ignored -> sendAsync(call, what, attempt + 1, doubled(delay, MAX_RETRY_DELAY),
+              deadline));
     }).thenCompose(next -> next);
   }
 
@@ -341,7 +344,8 @@ public final class RemoteEngine implements KvEngine {
       boolean strong, Map<String, String> extraHeaders) {
     return currentCalls().thenCompose(c -> {
       Transport.Call call = dataCall(c, method, body, strong, config.timeout(), extraHeaders);
-      return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay());
+      return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay(),
+          CallDeadline.start(config.deadline()));
     });
   }
 

@@ -16,11 +16,12 @@ public final class RemoteOptions {
   static final String MAX_RETRIES = "remote.maxRetries";
   static final String RETRY_DELAY_MS = "remote.retryDelayMs";
   static final String TIMEOUT_MS = "remote.timeoutMs";
+  static final String DEADLINE_MS = "remote.deadlineMs";
   static final String TRUST_STORE = "remote.trustStore";
   static final String TRUST_STORE_PASSWORD = "remote.trustStorePassword";
   /** Every option the engine reads. */
   static final Set<String> NAMES = Set.of(ACCESS_TOKEN, MAX_RETRIES, RETRY_DELAY_MS, TIMEOUT_MS,
-      TRUST_STORE, TRUST_STORE_PASSWORD);
+      DEADLINE_MS, TRUST_STORE, TRUST_STORE_PASSWORD);
 
   private static final RemoteOptions DEFAULTS = new RemoteOptions(KvOptions.defaults());
 
@@ -48,6 +49,11 @@ public final class RemoteOptions {
 
   public RemoteOptions timeout(Duration timeout) {
     return new RemoteOptions(options.with(TIMEOUT_MS, Long.toString(timeout.toMillis())));
+  }
+
+  /** A call's time limit with its retries ({@link RemoteConfig}). */
+  public RemoteOptions deadline(Duration deadline) {
+    return new RemoteOptions(options.with(DEADLINE_MS, Long.toString(deadline.toMillis())));
   }
 
   /** Trust only the certificates of this PKCS12 or JKS file (a self-hosted server's CA). */

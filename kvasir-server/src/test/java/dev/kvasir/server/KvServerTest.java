@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import dev.kvasir.AsyncKv;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.base.KvUnavailableException;
@@ -339,6 +340,37 @@ class KvServerTest {
         KvOptions.defaults().with("accessToken", "wrong-token-123456")))
         .isInstanceOf(RemoteException.class).hasMessageContaining("status=401")
         .hasMessageContaining("Invalid access token.");
+  }
+
+  @Test
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a regression hangs
+  void remoteEngine_serverThatNeverAnswers_isGivenUpAtTheDeadline_blockingAndAsync()
+      throws Exception {
+    // Reads are held, so each attempt would wait out its 30 s time limit, ten retries over.
+    try (HeldReads held = new HeldReads();
+        KvServer silent = KvServer.builder(held).accessToken(Served.TOKEN).port(0).start();
+        Kv kv = Kv.open(silent.url(), KvOptions.defaults().with("accessToken", Served.TOKEN)
+            .with("remote.deadlineMs", "500"))) {
+      assertThatThrownBy(() -> kv.get(KvKey.of("a")))
+          .isInstanceOf(KvUnavailableException.class)
+          .hasMessageContaining("(remote.deadlineMs reached)");
+      assertThatThrownBy(() -> kv.async().get(KvKey.of("a")).join())
+          .isInstanceOf(CompletionException.class)
+          .hasCauseInstanceOf(KvUnavailableException.class)
+          .hasMessageContaining("(remote.deadlineMs reached)");
+      held.release();
+      kv.set(KvKey.of("a"), "answered");
+      assertThat(kv.get(KvKey.of("a")).value()).as("in time, nothing changes")
+          .isEqualTo("answered");
+    }
+  }
+
+  @Test
+  void remoteEngine_aDeadlineBelowOneMillisecond_isRefused() {
+    assertThatThrownBy(() -> RemoteConfig.from("http://127.0.0.1:1",
+        KvOptions.defaults().with("accessToken", Served.TOKEN).with("remote.deadlineMs", "0")))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessageContaining("remote.deadlineMs must be positive");
   }
 
   @Test
