@@ -30,7 +30,6 @@ final class OpenConnections extends NetworkConnectionLimit {
   private static final int DEFAULT_MAX = 10_000;
   private static final long WARN_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
 
-  private final int max;
   private final AtomicLong timesReached = new AtomicLong();
   // Under the limit's lock: whether, and when, the last warning went out, and the times the
   // limit was reached since.
@@ -40,7 +39,6 @@ final class OpenConnections extends NetworkConnectionLimit {
 
   OpenConnections(int max, Duration idleTimeout, Connector connector) {
     super(max, connector);
-    this.max = max;
     setEndPointIdleTimeout(Math.min(idleTimeout.toMillis(), SHED_AFTER.toMillis()));
   }
 
@@ -64,7 +62,7 @@ final class OpenConnections extends NetworkConnectionLimit {
   }
 
   int max() {
-    return max;
+    return getMaxNetworkConnectionCount();
   }
 
   /** How often the server reached its limit since it started. */
@@ -83,7 +81,7 @@ final class OpenConnections extends NetworkConnectionLimit {
     if (!warned || now - lastWarning >= WARN_EVERY_NANOS) {
       LOG.warn("{} connections are open, the limit (--max-connections): new clients wait until"
           + " one closes, and connections silent for {} s are closed; reached {} time(s) since"
-          + " the last warning", max, SHED_AFTER.toSeconds(), reachedSinceWarning);
+          + " the last warning", max(), SHED_AFTER.toSeconds(), reachedSinceWarning);
       warned = true;
       lastWarning = now;
       reachedSinceWarning = 0;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.testkit.RecordingMeterSink;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -30,7 +31,7 @@ class ConnectionLimitTest {
             .maxConnections(2).metrics(registry).start();
         Socket first = new Socket("127.0.0.1", server.port());
         Socket second = new Socket("127.0.0.1", server.port())) {
-      awaitOpenConnections(server, 2);
+      assertThat(RecordingMeterSink.await(server::openConnections, 2)).isEqualTo(2.0);
 
       CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> healthz(server));
       assertThatThrownBy(() -> waiting.get(500, TimeUnit.MILLISECONDS))
@@ -51,14 +52,6 @@ class ConnectionLimitTest {
     KvServer.Builder b = KvServer.builder(MemoryEngine.open());
     assertThatThrownBy(() -> b.maxConnections(0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxConnections must be positive");
-  }
-
-  private static void awaitOpenConnections(KvServer server, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.openConnections() < n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(server.openConnections()).isEqualTo(n);
   }
 
   /** GET /healthz on a connection of its own; the status line of the answer. */

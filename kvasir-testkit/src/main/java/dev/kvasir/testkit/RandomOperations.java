@@ -161,15 +161,15 @@ final class RandomOperations {
    * A commit one byte under, at or one byte over one of Deno's limits (docs/limits.md §1–§2):
    * a value's size, a key's, a versionstamped key's prefix, the mutations of a commit, the total
    * mutation size, the total key size, a queue payload's size or the checks of a commit (as
-   * {@link #via} allows). Keys are under {@code
-   * ["limit"]}, which lists never read. Sizes: a string part of n one-byte characters encodes in
-   * n + 2 bytes, a number part in 9, so {@code ["limit"]} takes 7; a string value of n ≥ 16 384
-   * such characters is n + 6 V8 bytes (header, tag, a three-byte length).
+   * {@link #via} allows). Keys are under {@code ["limit"]}, which lists never read. Sizes: a
+   * string part of n one-byte characters encodes in n + 2 bytes, a number part in 9, so {@code
+   * ["limit"]} takes 7; a string value of n ≥ 16 384 such characters is n + 6 V8 bytes (header,
+   * tag, a three-byte length).
    */
   private ObjectNode limitProbe() {
     int over = random.nextInt(3) - 1; // -1 under, 0 at, +1 over the limit
     ObjectNode commit = NODES.objectNode().put("op", "commit");
-    commit.putArray("checks");
+    ArrayNode checks = commit.putArray("checks");
     ArrayNode mutations = commit.putArray("mutations");
     List<String> probes = new ArrayList<>(List.of("value", "key", "stamped", "mutations",
         "mutationSize", "keySize"));
@@ -219,7 +219,6 @@ final class RandomOperations {
       default -> {
         // 100 checks that the keys are absent, which they are.
         int count = 100 + over;
-        ArrayNode checks = (ArrayNode) commit.get("checks");
         for (int i = 0; i < count; i++) {
           checks.addObject().put("kind", "absent")
               .set("key", parts(part("s", "limit"), part("s", "c"), number(i)));
