@@ -122,6 +122,15 @@ public interface KvEngine extends AutoCloseable {
   }
 
   /**
+   * Why the engine can no longer serve as opened, or empty while it can: for a file, that its
+   * path was deleted or names another file now. Cheap (at most a look at a file's metadata);
+   * the server's readiness probe asks it (docs/operations.md §1).
+   */
+  default Optional<String> storageProblem() {
+    return Optional.empty();
+  }
+
+  /**
    * Stores {@code entries} as they are, versionstamps and expiries included, in one
    * transaction, and moves the database version up to the highest versionstamp among them if
    * it is lower, so that the next commit is above every one of them (docs/dag-keyspace.md §4).

@@ -19,8 +19,9 @@ import org.eclipse.jetty.util.Callback;
 /**
  * The probes load balancers and orchestrators poll, without a token (docs/operations.md §1):
  * {@code GET /healthz} answers 200 while the process serves, touching nothing else; {@code GET
- * /readyz} answers 200 once the database answered a read within the deadline, 503 otherwise
- * and while the server drains. One read serves every probe within {@link #READY_CACHE_MS}, and
+ * /readyz} answers 200 once the database answered a read within the deadline and its engine
+ * knows of no {@link KvEngine#storageProblem() problem with its storage}, 503 otherwise and
+ * while the server drains. One read serves every probe within {@link #READY_CACHE_MS}, and
  * it runs on a thread of its own, so a database that hangs holds no request thread. Every other
  * request goes on to KV Connect. Jetty may call it on its selector (docs/kv-connect.md §13), so
  * a readiness answer, which may wait for the probe, is made on a thread of the server's pool.
@@ -113,7 +114,10 @@ final class HealthHandler extends Handler.Wrapper {
   private void probe() {
     String outcome = null;
     try {
-      engine.snapshotRead(List.of(PROBE), Consistency.STRONG);
+      outcome = engine.storageProblem().orElse(null); // the clearer reason when both fail
+      if (outcome == null) {
+        engine.snapshotRead(List.of(PROBE), Consistency.STRONG);
+      }
     } catch (RuntimeException e) {
       outcome = "the database failed a read: " + e.getMessage();
     }

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -16,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A pool of read-only connections. In WAL mode each read transaction sees one committed state,
@@ -36,6 +38,8 @@ final class Readers implements AutoCloseable {
   private final AtomicInteger holders = new AtomicInteger();
   private final AtomicBoolean releaseScheduled = new AtomicBoolean();
   private final ScheduledExecutorService timer;
+  /** What became of the file if its path no longer names it: the reason reads then fail. */
+  private final Supplier<Optional<String>> fileChange;
   private volatile boolean closed;
 
   /**
@@ -43,7 +47,8 @@ final class Readers implements AutoCloseable {
    * reads, and {@code timer} ends those of idle connections.
    */
   Readers(List<Tx> connections, WalIndexHeader header, Duration busyTimeout,
-      SqliteMeters meters, ScheduledExecutorService timer) {
+      SqliteMeters meters, ScheduledExecutorService timer,
+      Supplier<Optional<String>> fileChange) {
     List<SnapshotReader> readers = new ArrayList<>();
     for (Tx tx : connections) {
       readers.add(new SnapshotReader(tx, header, holders));
@@ -53,6 +58,7 @@ final class Readers implements AutoCloseable {
     this.busyTimeout = busyTimeout;
     this.meters = meters;
     this.timer = timer;
+    this.fileChange = fileChange;
   }
 
   /** Runs {@code work} in a read transaction on an idle connection. */
@@ -90,8 +96,11 @@ final class Readers implements AutoCloseable {
       // The driver finalizes a statement after some errors; the next read prepares it afresh.
       reader.abandon();
       if (StorageFault.is(e)) {
-        throw new KvUnavailableException("read failed: the storage failed (" + e.getMessage()
-            + "); retry once the cause is gone", false, e);
+        // SQLite fails reads of a file whose path was deleted (docs/sqlite.md §10).
+        throw new KvUnavailableException(fileChange.get()
+            .map(change -> "read failed: " + change + "; reopen the database")
+            .orElse("read failed: the storage failed (" + e.getMessage()
+                + "); retry once the cause is gone"), false, e);
       }
       throw new KvException("read failed: " + e.getMessage(), e);
     } finally {

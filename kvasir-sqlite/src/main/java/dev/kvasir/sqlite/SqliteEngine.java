@@ -66,6 +66,8 @@ public final class SqliteEngine implements KvEngine {
 
   private final SqliteConfig config;
   private final SqliteMeters meters;
+  /** The file opened, to tell when its path was deleted or given to another; empty in memory. */
+  private final Optional<OpenedFile> opened;
   private final Writer writer;
   private final Readers readers;
   private final Shared shared;
@@ -80,14 +82,15 @@ public final class SqliteEngine implements KvEngine {
   private final ExecutorService readPool;
 
   private SqliteEngine(SqliteConfig config, Writer writer, List<Tx> readerConnections,
-      WalIndexHeader header, Shared shared, SqliteMeters meters) {
+      WalIndexHeader header, Shared shared, Optional<OpenedFile> opened, SqliteMeters meters) {
     this.config = config;
+    this.opened = opened;
     this.meters = meters;
     this.writer = writer;
     this.shared = shared;
     this.timer = new EngineTimer("kvasir-sqlite-timer " + config.path(), this::sweep);
     this.readers = readerConnections.isEmpty() ? null : new Readers(readerConnections, header,
-        config.busyTimeout(), meters, timer.executor());
+        config.busyTimeout(), meters, timer.executor(), this::fileChange);
     this.readersSeeCommit = readers == null ? null : readers::committed;
     if (readers != null) {
       shared.onCommit(readersSeeCommit);
@@ -116,10 +119,15 @@ public final class SqliteEngine implements KvEngine {
     Connection first = null;
     try {
       boolean readOnly = config.readOnly() && !config.inMemory();
+      if (!config.inMemory()) {
+        refuseUnusable(Path.of(config.path()), readOnly);
+      }
       String url = config.inMemory() ? "jdbc:sqlite::memory:"
           : readOnly && onReadOnlyStorage(config.path()) ? immutable(config.path())
           : "jdbc:sqlite:" + config.path();
       first = connection(config, url, readOnly);
+      Optional<OpenedFile> opened = config.inMemory() ? Optional.empty()
+          : OpenedFile.at(config.path());
       if (readOnly) {
         Schema.verifyCurrent(first, config.path());
       } else {
@@ -133,10 +141,11 @@ public final class SqliteEngine implements KvEngine {
       }
       Shared shared = Shared.forPath(canonical(config));
       SqliteMeters meters = new SqliteMeters();
+      // A read-only engine has no log of its own to empty when its file moves (Writer).
       Writer writer = new Writer(new Tx(first, shared), config.busyTimeout(), config.path(),
-          meters);
+          readOnly ? Optional.empty() : opened, meters);
       SqliteEngine engine = new SqliteEngine(config, writer, pool, walIndexHeader(first, shared),
-          shared, meters);
+          shared, opened, meters);
       engine.start();
       LOG.info("Opened {}{}", config.inMemory() ? "an in-memory database" : config.path(),
           config.readOnly() ? " read-only" : ", synchronous=" + config.synchronous());
@@ -217,6 +226,42 @@ public final class SqliteEngine implements KvEngine {
       c.setReadOnly(true);
     }
     return c.createConnection(url);
+  }
+
+  /**
+   * Refuses, before SQLite opens it, a path that names a directory, and for writing a file that
+   * cannot be written: SQLite would open such a file read-only without a word, and every
+   * commit, sweep and queue delivery would then fail (docs/sqlite.md §10).
+   */
+  private static void refuseUnusable(Path path, boolean readOnly) {
+    if (Files.isDirectory(path)) {
+      throw new KvException("cannot open " + path + ": it is a directory, not a database file;"
+          + " name a file, for example " + path.resolve("kv.sqlite3"));
+    }
+    if (readOnly) {
+      return;
+    }
+    if (Files.exists(path) && !Files.isWritable(path)) {
+      throw new KvException("cannot open " + path + " for writing: the file is read-only (its"
+          + " permissions, its attributes or its file system). Open it read-only to read it:"
+          + " sqlite.readOnly=true, or kvasir serve --read-only");
+    }
+    Path dir = path.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir) || Files.isWritable(dir)) {
+      return;
+    }
+    if (!Files.exists(path)) {
+      throw new KvException("cannot create " + path + ": its directory " + dir
+          + " cannot be written");
+    }
+    Path wal = Path.of(path + "-wal");
+    Path shm = Path.of(path + "-shm");
+    if (!Files.exists(wal) || !Files.exists(shm)) {
+      throw new KvException("cannot open " + path + " for writing: its directory " + dir
+          + " cannot be written, and SQLite keeps the write-ahead log beside the file (" + wal
+          + ", " + shm + "). Open it read-only to read it: sqlite.readOnly=true, or kvasir"
+          + " serve --read-only");
+    }
   }
 
   private static boolean onReadOnlyStorage(String path) {
@@ -354,6 +399,17 @@ public final class SqliteEngine implements KvEngine {
       JdbcRows.dump(tx.prepare(Sql.DUMP_LIVE), System.currentTimeMillis(), sink);
       return commitVersion(tx);
     });
+  }
+
+  /** That the file's path was deleted or names another file now (docs/sqlite.md §10). */
+  @Override
+  public Optional<String> storageProblem() {
+    ensureOpen();
+    return fileChange();
+  }
+
+  private Optional<String> fileChange() {
+    return opened.flatMap(OpenedFile::change);
   }
 
   @Override

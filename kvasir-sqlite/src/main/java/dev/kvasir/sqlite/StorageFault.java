@@ -6,13 +6,15 @@ import java.sql.SQLException;
 /**
  * SQLite errors that say the storage under the file failed rather than the statement: a full
  * disk ({@code SQLITE_FULL}), an I/O error ({@code SQLITE_IOERR} and its extended codes), a
- * file that can no longer be opened ({@code SQLITE_CANTOPEN}), memory exhausted
- * ({@code SQLITE_NOMEM}). They are transient from the caller's side: the same commit succeeds
- * once the operator frees space or the device recovers, so they surface as {@link
+ * file that can no longer be opened ({@code SQLITE_CANTOPEN}) or written ({@code
+ * SQLITE_READONLY}: a file system remounted read-only), memory exhausted ({@code
+ * SQLITE_NOMEM}). They are transient from the caller's side: the same commit succeeds once the
+ * operator frees space or the device recovers, so they surface as {@link
  * KvUnavailableException} (HTTP 503 from the server) and never as a bug.
  */
 final class StorageFault {
   private static final int SQLITE_NOMEM = 7;
+  private static final int SQLITE_READONLY = 8;
   private static final int SQLITE_IOERR = 10;
   private static final int SQLITE_FULL = 13;
   private static final int SQLITE_CANTOPEN = 14;
@@ -22,14 +24,16 @@ final class StorageFault {
   static boolean is(SQLException e) {
     int primary = e.getErrorCode() & 0xff;
     return primary == SQLITE_FULL || primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN
-        || primary == SQLITE_NOMEM;
+        || primary == SQLITE_NOMEM || primary == SQLITE_READONLY;
   }
 
   /** The caller's error for {@code e}; {@code maybeApplied}: whether the work may have stuck. */
   static KvUnavailableException unavailable(String path, SQLException e, boolean maybeApplied) {
-    String what = (e.getErrorCode() & 0xff) == SQLITE_FULL
-        ? "the disk holding " + path + " is full"
-        : "the storage of " + path + " failed (" + e.getMessage() + ")";
+    String what = switch (e.getErrorCode() & 0xff) {
+      case SQLITE_FULL -> "the disk holding " + path + " is full";
+      case SQLITE_READONLY -> path + " can no longer be written (" + e.getMessage() + ")";
+      default -> "the storage of " + path + " failed (" + e.getMessage() + ")";
+    };
     return new KvUnavailableException(what + "; the commit was "
         + (maybeApplied ? "perhaps" : "not") + " applied. Retry once the cause is gone.",
         maybeApplied, e);

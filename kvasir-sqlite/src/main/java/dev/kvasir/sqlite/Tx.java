@@ -137,6 +137,18 @@ final class Tx implements QueueTx<SQLException> {
     statements.close();
   }
 
+  /**
+   * Copies the write-ahead log into the file and empties it, outside any transaction.
+   *
+   * @return false if a reader of the log kept it from being emptied
+   */
+  boolean emptyLog() throws SQLException {
+    try (Statement s = statements.connection().createStatement();
+        ResultSet r = s.executeQuery("pragma wal_checkpoint(truncate)")) {
+      return r.next() && r.getInt(1) == 0; // the first column is 1 when it could not finish
+    }
+  }
+
   @Override
   public StoredValue get(RawKey key, long nowMs) throws SQLException {
     flush(); // it must see the writes before it

@@ -1,12 +1,14 @@
 package dev.kvasir.sqlite;
 
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.engine.CommitThread;
 import dev.kvasir.jdbc.TxTask;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,16 +32,22 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
   private final Duration busyTimeout;
   private final String path;
   private final SqliteMeters meters;
+  /** The file opened, checked before each batch; empty in memory and when read-only. */
+  private final Optional<OpenedFile> file;
   /** Whether the last batch failed for its storage (a full disk): logged once, not per batch. */
   private boolean storageFailing;
+  /** Whether the file's path was found deleted or replaced: logged once. */
+  private boolean fileGone;
   /** Whether the last failed attempt's transaction was rolled back; used by one batch at a time. */
   private boolean rolledBack = true;
 
-  Writer(Tx tx, Duration busyTimeout, String name, SqliteMeters meters) {
+  Writer(Tx tx, Duration busyTimeout, String name, Optional<OpenedFile> file,
+      SqliteMeters meters) {
     super("kvasir-sqlite-writer " + name, MAX_BATCH);
     this.tx = tx;
     this.busyTimeout = busyTimeout;
     this.path = name;
+    this.file = file;
     this.meters = meters;
     start();
   }
@@ -56,11 +64,35 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
 
   @Override
   protected void stopped() {
+    fileChange().ifPresent(this::emptyLostFilesLog);
     tx.close();
+  }
+
+  /**
+   * Empties the log of a file that lost its path. SQLite does not fold the log of a moved file
+   * into it at close, and leaves the log where the file was: a file put at that path later, a
+   * restored copy say, would have the lost file's commits replayed into it when opened
+   * (docs/sqlite.md §10). Copied into the lost file first, they stay with that file.
+   */
+  private void emptyLostFilesLog(String change) {
+    try {
+      if (!tx.emptyLog()) {
+        LOG.warn("{}; another process reads its write-ahead log, which stays beside the path:"
+            + " remove {}-wal before opening a file put there", change, path);
+      }
+    } catch (SQLException e) {
+      LOG.warn("{}; its write-ahead log could not be emptied ({}): remove {}-wal before"
+          + " opening a file put there", change, e.getMessage(), path);
+    }
   }
 
   @Override
   protected void runBatch(List<TxTask.Job<Tx, ?>> batch) {
+    Optional<KvUnavailableException> gone = fileGone();
+    if (gone.isPresent()) {
+      batch.forEach(p -> p.fail(gone.get()));
+      return;
+    }
     // Optimistic: run every task in one transaction without savepoints. A task that fails is
     // rare (a sum on a string); then everything rolls back and the others run again without it.
     List<TxTask.Job<Tx, ?>> active = new ArrayList<>(batch);
@@ -101,6 +133,29 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
         break;
       }
     }
+  }
+
+  private Optional<String> fileChange() {
+    return file.flatMap(OpenedFile::change);
+  }
+
+  /**
+   * Why no commit may run: the file's path was deleted or names another file, so the file
+   * this connection writes would be lost with its commits once closed (docs/sqlite.md §10).
+   */
+  private Optional<KvUnavailableException> fileGone() {
+    Optional<String> change = fileChange();
+    if (change.isEmpty()) {
+      return Optional.empty();
+    }
+    String why = change.get() + "; commits are refused, since they would go into a file that"
+        + " this path no longer names, and be lost if it was deleted. Reopen the database"
+        + " (restart kvasir serve) to write to the file the path names now";
+    if (!fileGone) {
+      fileGone = true;
+      LOG.warn("{}; writes fail (503) until then", why);
+    }
+    return Optional.of(new KvUnavailableException(why + ".", false, null));
   }
 
   /** One task of a batch failed on its own; the transaction was rolled back. */
