@@ -101,6 +101,8 @@ final class ConnectHandler extends Handler.Abstract {
   private final UUID databaseId;
   private final Set<Integer> versions;
   private final Duration metadataLifetime;
+  /** Requests answered 503 for a fault of the storage: one warning a minute. */
+  private final ThrottledWarning unavailable = new ThrottledWarning(LOG, Duration.ofMinutes(1));
   /** The watches that hold a thread each (an engine that cannot call back). */
   private final Set<EngineWatch> watches = ConcurrentHashMap.newKeySet();
   private final WatchStreams streams = new WatchStreams();
@@ -300,8 +302,9 @@ final class ConnectHandler extends Handler.Abstract {
     } catch (KvClosedException e) {
       send(response, callback, 503, "The server is temporarily unavailable, try again later.");
     } catch (KvUnavailableException e) {
-      // The storage failed (a full disk, a lost database connection): clients retry.
-      LOG.warn("{} failed: {}", path, e.getMessage());
+      // The storage failed (a full disk, a lost database connection): clients retry, and
+      // each retry would log again.
+      unavailable.warn("{} failed: {}", path, e.getMessage());
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       send(response, callback, 503, e.getMessage());
     } catch (RuntimeException e) {

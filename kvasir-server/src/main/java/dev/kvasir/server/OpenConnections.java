@@ -28,14 +28,13 @@ final class OpenConnections extends NetworkConnectionLimit {
   private static final int RESERVED_DESCRIPTORS = 256;
   /** The default limit where the process may open files enough. */
   private static final int DEFAULT_MAX = 10_000;
-  private static final long WARN_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
 
   private final AtomicLong timesReached = new AtomicLong();
-  // Under the limit's lock: whether, and when, the last warning went out, and the times the
-  // limit was reached since.
-  private boolean warned;
-  private long lastWarning;
-  private long reachedSinceWarning;
+  /**
+   * At the limit every close lets one more in and the next accept reaches it again: warn once
+   * a minute, not at each of those.
+   */
+  private final ThrottledWarning atLimit = new ThrottledWarning(LOG, Duration.ofMinutes(1));
 
   OpenConnections(int max, Duration idleTimeout, Connector connector) {
     super(max, connector);
@@ -74,17 +73,8 @@ final class OpenConnections extends NetworkConnectionLimit {
   protected void limit() {
     super.limit();
     timesReached.incrementAndGet();
-    reachedSinceWarning++;
-    // At the limit every close lets one more in and the next accept reaches it again: warn
-    // once a minute, not at each of those.
-    long now = System.nanoTime();
-    if (!warned || now - lastWarning >= WARN_EVERY_NANOS) {
-      LOG.warn("{} connections are open, the limit (--max-connections): new clients wait until"
-          + " one closes, and connections silent for {} s are closed; reached {} time(s) since"
-          + " the last warning", max(), SHED_AFTER.toSeconds(), reachedSinceWarning);
-      warned = true;
-      lastWarning = now;
-      reachedSinceWarning = 0;
-    }
+    atLimit.warn("{} connections are open, the limit (--max-connections): new clients wait"
+        + " until one closes, and connections silent for {} s are closed", max(),
+        SHED_AFTER.toSeconds());
   }
 }

@@ -1,0 +1,41 @@
+package dev.kvasir.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/** A warning a fault repeats goes out once per interval, saying how many were left out. */
+class ThrottledWarningTest {
+  @Test
+  void repeats_withinTheInterval_areCounted_andReportedWithTheNextOne() throws Exception {
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8)); // SLF4J's simple log
+    try {
+      ThrottledWarning warning = new ThrottledWarning(
+          LoggerFactory.getLogger(ThrottledWarningTest.class), Duration.ofMillis(300));
+      for (int i = 0; i < 5; i++) {
+        warning.warn("{} failed: {}", "/v2/atomic_write", "the disk is full " + i);
+      }
+      Thread.sleep(400);
+      warning.warn("{} failed: {}", "/v2/snapshot_read", "the disk is full again");
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(logged.toString(StandardCharsets.UTF_8).lines()
+        .filter(l -> l.contains("failed:")))
+        .containsExactly(
+            lineOf("/v2/atomic_write failed: the disk is full 0"),
+            lineOf("/v2/snapshot_read failed: the disk is full again (4 more since the last"
+                + " such warning were not logged)"));
+  }
+
+  private static String lineOf(String message) {
+    return "[main] WARN " + ThrottledWarningTest.class.getName() + " - " + message;
+  }
+}
