@@ -308,10 +308,28 @@ final class ConnectHandler extends Handler.Abstract {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       send(response, callback, 503, e.getMessage());
     } catch (RuntimeException e) {
-      LOG.error("{} failed", path, e);
-      send(response, callback, 500, "An internal server error occurred.");
+      Optional<String> problem = storageProblem();
+      if (problem.isPresent()) {
+        // A known fault of the storage (a damaged file), which readiness reports too: no bug
+        // to trace, and the client may be told.
+        unavailable.warn("{} failed: {}", path, e.getMessage());
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+        send(response, callback, 503, problem.get());
+      } else {
+        LOG.error("{} failed", path, e);
+        send(response, callback, 500, "An internal server error occurred.");
+      }
     }
     return false;
+  }
+
+  /** The engine's {@link KvEngine#storageProblem()}; empty if it cannot tell (closed). */
+  private Optional<String> storageProblem() {
+    try {
+      return engine.storageProblem();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /**

@@ -40,6 +40,7 @@ final class Readers implements AutoCloseable {
   private final ScheduledExecutorService timer;
   /** What became of the file if its path no longer names it: the reason reads then fail. */
   private final Supplier<Optional<String>> fileChange;
+  private final Damage damage;
   private volatile boolean closed;
 
   /**
@@ -48,7 +49,7 @@ final class Readers implements AutoCloseable {
    */
   Readers(List<Tx> connections, WalIndexHeader header, Duration busyTimeout,
       SqliteMeters meters, ScheduledExecutorService timer,
-      Supplier<Optional<String>> fileChange) {
+      Supplier<Optional<String>> fileChange, Damage damage) {
     List<SnapshotReader> readers = new ArrayList<>();
     for (Tx tx : connections) {
       readers.add(new SnapshotReader(tx, header, holders));
@@ -59,6 +60,7 @@ final class Readers implements AutoCloseable {
     this.meters = meters;
     this.timer = timer;
     this.fileChange = fileChange;
+    this.damage = damage;
   }
 
   /** Runs {@code work} in a read transaction on an idle connection. */
@@ -102,7 +104,7 @@ final class Readers implements AutoCloseable {
             .orElse("read failed: the storage failed (" + e.getMessage()
                 + "); retry once the cause is gone"), false, e);
       }
-      throw new KvException("read failed: " + e.getMessage(), e);
+      throw damage.of(e).orElseGet(() -> new KvException("read failed: " + e.getMessage(), e));
     } finally {
       idle.add(reader);
       if (holders.get() > 0) {

@@ -68,6 +68,7 @@ public final class SqliteEngine implements KvEngine {
   private final SqliteMeters meters;
   /** The file opened, to tell when its path was deleted or given to another; empty in memory. */
   private final Optional<OpenedFile> opened;
+  private final Damage damage;
   private final Writer writer;
   private final Readers readers;
   private final Shared shared;
@@ -82,15 +83,17 @@ public final class SqliteEngine implements KvEngine {
   private final ExecutorService readPool;
 
   private SqliteEngine(SqliteConfig config, Writer writer, List<Tx> readerConnections,
-      WalIndexHeader header, Shared shared, Optional<OpenedFile> opened, SqliteMeters meters) {
+      WalIndexHeader header, Shared shared, Optional<OpenedFile> opened, Damage damage,
+      SqliteMeters meters) {
     this.config = config;
     this.opened = opened;
+    this.damage = damage;
     this.meters = meters;
     this.writer = writer;
     this.shared = shared;
     this.timer = new EngineTimer("kvasir-sqlite-timer " + config.path(), this::sweep);
     this.readers = readerConnections.isEmpty() ? null : new Readers(readerConnections, header,
-        config.busyTimeout(), meters, timer.executor(), this::fileChange);
+        config.busyTimeout(), meters, timer.executor(), this::fileChange, damage);
     this.readersSeeCommit = readers == null ? null : readers::committed;
     if (readers != null) {
       shared.onCommit(readersSeeCommit);
@@ -142,10 +145,11 @@ public final class SqliteEngine implements KvEngine {
       Shared shared = Shared.forPath(canonical(config));
       SqliteMeters meters = new SqliteMeters();
       // A read-only engine has no log of its own to empty when its file moves (Writer).
+      Damage damage = new Damage(config.path());
       Writer writer = new Writer(new Tx(first, shared), config.busyTimeout(), config.path(),
-          readOnly ? Optional.empty() : opened, meters);
+          readOnly ? Optional.empty() : opened, damage, meters);
       SqliteEngine engine = new SqliteEngine(config, writer, pool, walIndexHeader(first, shared),
-          shared, opened, meters);
+          shared, opened, damage, meters);
       engine.start();
       LOG.info("Opened {}{}", config.inMemory() ? "an in-memory database" : config.path(),
           config.readOnly() ? " read-only" : ", synchronous=" + config.synchronous());
@@ -401,11 +405,14 @@ public final class SqliteEngine implements KvEngine {
     });
   }
 
-  /** That the file's path was deleted or names another file now (docs/sqlite.md §10). */
+  /**
+   * That the file's path was deleted or names another file now (docs/sqlite.md §10), or that
+   * SQLite found its pages damaged (§11).
+   */
   @Override
   public Optional<String> storageProblem() {
     ensureOpen();
-    return fileChange();
+    return damage.found().or(this::fileChange);
   }
 
   private Optional<String> fileChange() {

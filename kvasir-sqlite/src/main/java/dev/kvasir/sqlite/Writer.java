@@ -34,6 +34,7 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
   private final SqliteMeters meters;
   /** The file opened, checked before each batch; empty in memory and when read-only. */
   private final Optional<OpenedFile> file;
+  private final Damage damage;
   /** Whether the last batch failed for its storage (a full disk): logged once, not per batch. */
   private boolean storageFailing;
   /** Whether the file's path was found deleted or replaced: logged once. */
@@ -41,13 +42,14 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
   /** Whether the last failed attempt's transaction was rolled back; used by one batch at a time. */
   private boolean rolledBack = true;
 
-  Writer(Tx tx, Duration busyTimeout, String name, Optional<OpenedFile> file,
+  Writer(Tx tx, Duration busyTimeout, String name, Optional<OpenedFile> file, Damage damage,
       SqliteMeters meters) {
     super("kvasir-sqlite-writer " + name, MAX_BATCH);
     this.tx = tx;
     this.busyTimeout = busyTimeout;
     this.path = name;
     this.file = file;
+    this.damage = damage;
     this.meters = meters;
     start();
   }
@@ -124,8 +126,7 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
             LOG.warn("{}; writes fail (503) until it is mended", failure.getMessage());
           }
         } else {
-          failure = e instanceof RuntimeException r ? r
-              : new KvException("database error: " + e.getMessage(), e);
+          failure = e instanceof RuntimeException r ? r : databaseError((SQLException) e);
         }
         for (TxTask.Job<Tx, ?> p : active) {
           p.fail(failure);
@@ -158,6 +159,10 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
     return Optional.of(new KvUnavailableException(why + ".", false, null));
   }
 
+  private KvException databaseError(SQLException e) {
+    return damage.of(e).orElseGet(() -> new KvException("database error: " + e.getMessage(), e));
+  }
+
   /** One task of a batch failed on its own; the transaction was rolled back. */
   private static final class TaskFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -183,7 +188,7 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
           if (Busy.isBusy(e) || StorageFault.is(e)) {
             throw e; // the whole batch retries, or fails together
           }
-          throw new TaskFailed(p, new KvException("database error: " + e.getMessage(), e));
+          throw new TaskFailed(p, databaseError(e));
         } catch (RuntimeException e) {
           throw new TaskFailed(p, e);
         }
