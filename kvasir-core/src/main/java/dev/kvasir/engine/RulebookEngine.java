@@ -136,6 +136,12 @@ public class RulebookEngine implements KvEngine {
   }
 
   @Override
+  public Optional<String> storageProblem() {
+    state.ensureOpen();
+    return storage.problem();
+  }
+
+  @Override
   public long committedVersion() {
     state.ensureOpen();
     return storage.read(Storage.Snapshot::version);

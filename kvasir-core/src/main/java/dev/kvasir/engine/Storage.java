@@ -1,11 +1,13 @@
 package dev.kvasir.engine;
 
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.value.EncodedValue;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -91,6 +93,11 @@ public interface Storage extends AutoCloseable {
    * did is kept.
    */
   <T> T write(Function<Transaction, T> work);
+
+  /** Why the storage can no longer serve as opened, if it knows: {@link KvEngine#storageProblem}. */
+  default Optional<String> problem() {
+    return Optional.empty();
+  }
 
   /** Releases the storage; nothing is called afterwards. */
   @Override

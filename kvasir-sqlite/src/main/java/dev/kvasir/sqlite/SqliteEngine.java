@@ -11,6 +11,7 @@ import dev.kvasir.engine.Expiry;
 import dev.kvasir.engine.LeasedQueue;
 import dev.kvasir.engine.NotifiedWatch;
 import dev.kvasir.engine.OpenState;
+import dev.kvasir.engine.OpenedFile;
 import dev.kvasir.engine.Restore;
 import dev.kvasir.engine.Versions;
 import dev.kvasir.jdbc.JdbcRows;
@@ -130,7 +131,7 @@ public final class SqliteEngine implements KvEngine {
           : "jdbc:sqlite:" + config.path();
       first = connection(config, url, readOnly);
       Optional<OpenedFile> opened = config.inMemory() ? Optional.empty()
-          : OpenedFile.at(config.path());
+          : OpenedFile.at(Path.of(config.path()));
       if (readOnly) {
         Schema.verifyCurrent(first, config.path());
       } else {

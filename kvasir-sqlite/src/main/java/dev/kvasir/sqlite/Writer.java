@@ -3,6 +3,7 @@ package dev.kvasir.sqlite;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.engine.CommitThread;
+import dev.kvasir.engine.OpenedFile;
 import dev.kvasir.jdbc.TxTask;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -149,14 +150,12 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
     if (change.isEmpty()) {
       return Optional.empty();
     }
-    String why = change.get() + "; commits are refused, since they would go into a file that"
-        + " this path no longer names, and be lost if it was deleted. Reopen the database"
-        + " (restart kvasir serve) to write to the file the path names now";
+    KvUnavailableException refused = OpenedFile.commitRefused(change.get());
     if (!fileGone) {
       fileGone = true;
-      LOG.warn("{}; writes fail (503) until then", why);
+      LOG.warn("{} Writes fail (503) until then.", refused.getMessage());
     }
-    return Optional.of(new KvUnavailableException(why + ".", false, null));
+    return Optional.of(refused);
   }
 
   private KvException databaseError(SQLException e) {

@@ -5,14 +5,15 @@ import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.CorruptBlockException;
+import dev.kvasir.engine.OpenedFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private record Location(long offset, int length) {}
 
   private final Path file;
+  /** The file as opened, to refuse commits once its path names no longer it. */
+  private final Optional<OpenedFile> opened;
   /** Replaced when an interrupted thread closed it (docs/dag-engine.md §2). */
   private volatile FileChannel channel;
   private final WriterLock lock; // null for a reader
@@ -62,6 +66,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
 
   private BlockLog(Path file, FileChannel channel, WriterLock lock) {
     this.file = file;
+    this.opened = OpenedFile.at(file);
     this.channel = channel;
     this.lock = lock;
     this.readOnly = lock == null;
@@ -153,6 +158,14 @@ final class BlockLog implements Blockstore, AutoCloseable {
     channel = readOnly ? FileChannel.open(file, StandardOpenOption.READ)
         : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     log.debug("{}: reopened after an interrupt closed it", file);
+  }
+
+  /**
+   * Empty while the path still names the file opened; else what became of it, and commits
+   * must not be made (docs/dag-engine.md §2).
+   */
+  Optional<String> fileChange() {
+    return opened.flatMap(OpenedFile::change);
   }
 
   /** Indexes every committed block and cuts off what follows the last commit. */

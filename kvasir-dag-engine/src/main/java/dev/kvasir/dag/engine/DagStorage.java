@@ -7,12 +7,14 @@ import dev.kvasir.dag.PailEntry;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.engine.Expiry;
+import dev.kvasir.engine.OpenedFile;
 import dev.kvasir.engine.QueuedMessage;
 import dev.kvasir.engine.Storage;
 import dev.kvasir.spi.RawKey;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -114,6 +116,10 @@ final class DagStorage implements Storage {
       throw new KvException("this KV/DAG database is open for reading only (a past state, or"
           + " the newest state of a log another process writes)");
     }
+    Optional<String> moved = blocks.fileChange();
+    if (moved.isPresent()) {
+      throw OpenedFile.commitRefused(moved.get());
+    }
     State base = current != null ? current : emptyState();
     Tx tx = new Tx(base.record());
     try {
@@ -141,6 +147,11 @@ final class DagStorage implements Storage {
     blocks.put(block);
     blocks.commit(block.cid());
     current = new State(record, block.cid());
+  }
+
+  @Override
+  public Optional<String> problem() {
+    return blocks.fileChange();
   }
 
   @Override
