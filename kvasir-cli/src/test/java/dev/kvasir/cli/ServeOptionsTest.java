@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Every option of {@code serve} comes from the environment variable named after it; a number
- * out of range is a usage error that names its option and opens no database.
+ * out of range is a usage error that names its option and opens no database; a database that
+ * cannot be opened is a database error that says why.
  */
 class ServeOptionsTest {
   @TempDir Path dir;
@@ -37,6 +38,18 @@ class ServeOptionsTest {
     assertThat(status).isEqualTo(Kvasir.USAGE);
     assertThat(err.toString()).contains("error: " + message);
     assertThat(Files.exists(db)).isFalse();
+  }
+
+  @Test
+  void aDirectoryAsTheDatabase_isADatabaseError_thatSaysSo() throws Exception {
+    StringWriter err = new StringWriter();
+    Path data = Files.createDirectory(dir.resolve("data"));
+    int status = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(err)).execute("serve", "--db", data.toString(), "--port", "0");
+    assertThat(status).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(err.toString()).contains("cannot open " + data
+        + ": it is a directory, not a database file; name a file, for example "
+        + data.resolve("kv.sqlite3"));
   }
 
   @Test
