@@ -20,10 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The connections of one engine and the rules for retrying on them. A statement that fails
- * because the connection broke, the server is restarting, or PostgreSQL aborted the transaction
- * to resolve a conflict is retried with jittered backoff until {@code retryTimeout}; then the
- * caller gets a {@link KvUnavailableException}. Other SQL errors are bugs or misuse and fail at
- * once.
+ * because the connection broke, the server is restarting, PostgreSQL aborted the transaction
+ * to resolve a conflict, or the server refuses writes or lacks resources is retried with
+ * jittered backoff until {@code retryTimeout}; then the caller gets a {@link
+ * KvUnavailableException}. Other SQL errors are bugs or misuse and fail at once.
  */
 final class Database implements AutoCloseable {
   /** Work on one connection; run again from the start when it is retried. */
@@ -37,6 +37,12 @@ final class Database implements AutoCloseable {
     CONNECTION,
     /** A serialization failure or deadlock: PostgreSQL rolled the transaction back. */
     CONFLICT,
+    /**
+     * The server refuses the work for now, whatever it is: it takes no writes (a standby, or a
+     * primary demoted by a failover) or lacks disk, memory or room for another connection.
+     * Nothing was applied; a new connection, later, may succeed (docs/postgres.md §7).
+     */
+    REFUSED,
     /** Anything else: retrying would fail the same way. */
     OTHER
   }
@@ -56,6 +62,7 @@ final class Database implements AutoCloseable {
   private final HikariDataSource owned;
   private volatile LongConsumer connectionRetries = n -> { };
   private volatile LongConsumer conflictRetries = n -> { };
+  private volatile LongConsumer refusedRetries = n -> { };
   private final Duration retryTimeout;
   private final String where;
   private volatile boolean closed;
@@ -112,9 +119,28 @@ final class Database implements AutoCloseable {
   <T> T run(String what, Work<T> work) {
     return retrying(what, () -> {
       try (Connection c = source.getConnection()) {
-        return work.run(c);
+        try {
+          return work.run(c);
+        } catch (SQLException e) {
+          if (classify(e) == Failure.REFUSED) {
+            evict(c);
+          }
+          throw e;
+        }
       }
     });
+  }
+
+  /**
+   * Takes {@code c} out of the pool for good: its session may refuse writes for its whole life
+   * (one opened on a standby keeps {@code default_transaction_read_only}), so the retry needs a
+   * new one (docs/postgres.md §7). A caller's own pool gets the connection back; it must drop
+   * such connections itself.
+   */
+  void evict(Connection c) {
+    if (owned != null) {
+      owned.evictConnection(c);
+    }
   }
 
   /** Work that may be retried as a whole. */
@@ -122,7 +148,7 @@ final class Database implements AutoCloseable {
     T run() throws SQLException;
   }
 
-  /** Retries {@code attempt} while it fails with {@link Failure#CONNECTION} or CONFLICT. */
+  /** Retries {@code attempt} while it fails with any {@link Failure} but {@code OTHER}. */
   <T> T retrying(String what, Attempt<T> attempt) {
     long deadline = System.nanoTime() + retryTimeout.toNanos();
     for (int tries = 0; ; tries++) {
@@ -149,12 +175,17 @@ final class Database implements AutoCloseable {
   }
 
   /**
-   * Counts and logs a retry: the first of a connection failure as a warning (the database is
-   * out of reach), conflicts and later attempts only when debugging.
+   * Counts and logs a retry: the first of a connection failure or a refusal as a warning (the
+   * database is out of reach, or takes no writes), conflicts and later attempts only when
+   * debugging.
    */
   void retried(String what, Failure failure, SQLException e, int tries) {
-    (failure == Failure.CONNECTION ? connectionRetries : conflictRetries).accept(1);
-    if (tries == 0 && failure == Failure.CONNECTION) {
+    (switch (failure) {
+      case CONNECTION -> connectionRetries;
+      case REFUSED -> refusedRetries;
+      default -> conflictRetries;
+    }).accept(1);
+    if (tries == 0 && failure != Failure.CONFLICT) {
       LOG.warn("{} on {} failed ({}); retrying for up to {} ms", what, where, e.getMessage(),
           retryTimeout.toMillis());
     } else {
@@ -172,6 +203,7 @@ final class Database implements AutoCloseable {
     connectionRetries = connectionRetries.andThen(sink.counter(retries, what,
         "cause", "connection"));
     conflictRetries = conflictRetries.andThen(sink.counter(retries, what, "cause", "conflict"));
+    refusedRetries = refusedRetries.andThen(sink.counter(retries, what, "cause", "refused"));
     if (owned == null) {
       return; // the caller's own pool, metered by the caller
     }
@@ -224,6 +256,11 @@ final class Database implements AutoCloseable {
         }
         if (state.equals("40001") || state.equals("40P01")) {
           return Failure.CONFLICT;
+        }
+        // read_only_sql_transaction; insufficient resources (disk full, out of memory, too
+        // many connections); an I/O error on the server
+        if (state.equals("25006") || state.startsWith("53") || state.equals("58030")) {
+          return Failure.REFUSED;
         }
       }
     }

@@ -130,6 +130,8 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         Database.Failure kind = Database.classify(e);
         if (kind == Database.Failure.CONNECTION) {
           abandonConnection();
+        } else if (kind == Database.Failure.REFUSED) {
+          evictConnection();
         }
         if (kind == Database.Failure.OTHER) {
           if (pipelined) {
@@ -341,6 +343,15 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
       orphan = tx.backend;
     }
     dropConnection();
+  }
+
+  /** The connection's server refuses the work: roll back, and never use the session again. */
+  private void evictConnection() {
+    if (tx != null) {
+      rollback(tx);
+      db.evict(tx.connection);
+      dropConnection();
+    }
   }
 
   private static void rollback(Tx t) {
