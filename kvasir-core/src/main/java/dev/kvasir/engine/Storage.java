@@ -1,7 +1,6 @@
 package dev.kvasir.engine;
 
 import dev.kvasir.base.Versionstamp;
-import dev.kvasir.spi.KvEngine;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.value.EncodedValue;
@@ -94,7 +93,10 @@ public interface Storage extends AutoCloseable {
    */
   <T> T write(Function<Transaction, T> work);
 
-  /** Why the storage can no longer serve as opened, if it knows: {@link KvEngine#storageProblem}. */
+  /**
+   * Why the storage can no longer serve as opened, if it knows: {@link
+   * dev.kvasir.spi.KvEngine#storageProblem}.
+   */
   default Optional<String> problem() {
     return Optional.empty();
   }

@@ -123,8 +123,9 @@ public interface KvEngine extends AutoCloseable {
 
   /**
    * Why the engine can no longer serve as opened, or empty while it can: for a file, that its
-   * path was deleted or names another file now. Cheap (at most a look at a file's metadata);
-   * the server's readiness probe asks it (docs/operations.md §1).
+   * path was deleted or names another file now, or that its pages were found damaged. Cheap (at
+   * most a look at a file's metadata); the server's readiness probe asks it, and answers the
+   * requests that failed meanwhile with it (docs/operations.md §1).
    */
   default Optional<String> storageProblem() {
     return Optional.empty();

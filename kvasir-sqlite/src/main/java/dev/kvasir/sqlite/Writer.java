@@ -142,8 +142,9 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
   }
 
   /**
-   * Why no commit may run: the file's path was deleted or names another file, so the file
-   * this connection writes would be lost with its commits once closed (docs/sqlite.md §10).
+   * Why no commit may run: the file's path was deleted or names another file, so commits would
+   * go into a file the path no longer names, and be lost with it if it was deleted
+   * (docs/sqlite.md §10).
    */
   private Optional<KvUnavailableException> fileGone() {
     Optional<String> change = fileChange();

@@ -52,7 +52,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private record Location(long offset, int length) {}
 
   private final Path file;
-  /** The file as opened, to refuse commits once its path names no longer it. */
+  /** The file as opened, to refuse commits once its path no longer names it. */
   private final Optional<OpenedFile> opened;
   /** Replaced when an interrupted thread closed it (docs/dag-engine.md §2). */
   private volatile FileChannel channel;
