@@ -107,12 +107,21 @@ final class QueueGateway implements AutoCloseable {
     CompletableFuture<Lease> answer = new CompletableFuture<>();
     try {
       pollers.execute(() -> {
+        Lease taken = null;
+        Throwable failure = null;
         try {
-          answer.complete(take(poll, deadline));
+          taken = take(poll, deadline);
         } catch (Throwable e) {
-          answer.completeExceptionally(e);
+          failure = e;
         } finally {
+          // Free before the answer leaves (completing sends it): a listener's next poll, sent
+          // as soon as it has the answer, must not find its own poll still counted (429).
           pollSlots.release();
+        }
+        if (failure != null) {
+          answer.completeExceptionally(failure);
+        } else {
+          answer.complete(taken);
         }
       });
     } catch (RuntimeException e) { // closed
