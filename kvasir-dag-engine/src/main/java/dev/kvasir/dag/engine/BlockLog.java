@@ -1,6 +1,7 @@
 package dev.kvasir.dag.engine;
 
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
@@ -351,13 +352,18 @@ final class BlockLog implements Blockstore, AutoCloseable {
         return null;
       });
     } catch (IOException e) {
+      boolean cutBack = true;
       try {
         io(c -> c.truncate(end));
       } catch (IOException again) {
         e.addSuppressed(again);
+        cutBack = false; // the marker may be on disk: the next open would find the commit
       }
       staged.clear();
-      throw new KvException("cannot write to " + file + ": " + e.getMessage(), e);
+      // A full disk or a failing device: the same commit succeeds once the cause is gone.
+      throw new KvUnavailableException("cannot write to " + file + " (" + e.getMessage()
+          + "); the commit was " + (cutBack ? "not" : "perhaps") + " applied. Retry once the"
+          + " cause is gone.", !cutBack, e);
     }
     end += out.size();
     index.putAll(added);
