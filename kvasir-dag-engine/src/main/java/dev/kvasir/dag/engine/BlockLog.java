@@ -55,6 +55,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private final Path file;
   /** The file as opened, to refuse commits once its path no longer names it. */
   private final Optional<OpenedFile> opened;
+  /** The first damaged block read, reported until the log is opened again. */
+  private volatile String damage;
   /** Replaced when an interrupted thread closed it (docs/dag-engine.md §2). */
   private volatile FileChannel channel;
   private final WriterLock lock; // null for a reader
@@ -167,6 +169,11 @@ final class BlockLog implements Blockstore, AutoCloseable {
    */
   Optional<String> fileChange() {
     return opened.flatMap(OpenedFile::change);
+  }
+
+  /** A damaged block read since the log was opened, else {@link #fileChange()}. */
+  Optional<String> problem() {
+    return Optional.ofNullable(damage).or(this::fileChange);
   }
 
   /** Indexes every committed block and cuts off what follows the last commit. */
@@ -299,8 +306,12 @@ final class BlockLog implements Blockstore, AutoCloseable {
     try {
       return Block.verified(cid, bytes);
     } catch (CorruptBlockException e) {
-      throw new CorruptBlockException(cid, "damaged in " + file + " at byte " + at.offset()
-          + ": " + e.getMessage());
+      CorruptBlockException named = new CorruptBlockException(cid, "damaged in " + file
+          + " at byte " + at.offset() + ": " + e.getMessage());
+      if (damage == null) {
+        damage = named.getMessage() + "; restore the database from a backup or replica";
+      }
+      throw named;
     }
   }
 

@@ -151,7 +151,7 @@ final class DagStorage implements Storage {
 
   @Override
   public Optional<String> problem() {
-    return blocks.fileChange();
+    return blocks.problem();
   }
 
   @Override

@@ -117,10 +117,14 @@ class DagHistoryTest {
         .indexOf("long enough");
     bytes[at] ^= 1;
     Files.write(file, bytes);
-    try (Kv kv = Kv.open("dag:" + db())) {
+    try (DagEngine engine = DagEngine.open(db()); Kv kv = Kv.of(engine)) {
+      assertThat(engine.storageProblem()).isEmpty();
       assertThatThrownBy(() -> kv.get(KvKey.of("k")))
           .isInstanceOf(CorruptBlockException.class).hasMessageContaining("bafy")
           .hasMessageContaining("damaged");
+      assertThat(engine.storageProblem()).as("what a server's /readyz reports")
+          .hasValueSatisfying(why -> assertThat(why).contains("damaged in " + file)
+              .contains("restore the database from a backup or replica"));
     }
   }
 
