@@ -302,25 +302,31 @@ final class ConnectHandler extends Handler.Abstract {
     } catch (KvClosedException e) {
       send(response, callback, 503, "The server is temporarily unavailable, try again later.");
     } catch (KvUnavailableException e) {
-      // The storage failed (a full disk, a lost database connection): clients retry, and
-      // each retry would log again.
-      unavailable.warn("{} failed: {}", path, e.getMessage());
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      send(response, callback, 503, e.getMessage());
+      // The storage failed (a full disk, a lost database connection): clients retry.
+      answerUnavailable(path, response, callback, e, e.getMessage());
     } catch (RuntimeException e) {
       Optional<String> problem = storageProblem();
       if (problem.isPresent()) {
         // A known fault of the storage (a damaged file), which readiness reports too: no bug
         // to trace, and the client may be told.
-        unavailable.warn("{} failed: {}", path, e.getMessage());
-        response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-        send(response, callback, 503, problem.get());
+        answerUnavailable(path, response, callback, e, problem.get());
       } else {
         LOG.error("{} failed", path, e);
         send(response, callback, 500, "An internal server error occurred.");
       }
     }
     return false;
+  }
+
+  /**
+   * Answers 503 with {@code why} for a fault of the storage, logged at most once a minute:
+   * clients retry, and each retry would log again.
+   */
+  private void answerUnavailable(String path, Response response, Callback callback,
+      RuntimeException e, String why) {
+    unavailable.warn("{} failed: {}", path, e.getMessage());
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    send(response, callback, 503, why);
   }
 
   /** The engine's {@link KvEngine#storageProblem()}; empty if it cannot tell (closed). */

@@ -251,10 +251,10 @@ public final class SqliteEngine implements KvEngine {
           + " permissions, its attributes or its file system). Open it read-only to read it:"
           + " sqlite.readOnly=true, or kvasir serve --read-only");
     }
-    Path dir = path.toAbsolutePath().getParent();
-    if (dir == null || !Files.isDirectory(dir) || Files.isWritable(dir)) {
+    if (!onReadOnlyStorage(path.toString())) {
       return;
     }
+    Path dir = path.toAbsolutePath().getParent();
     if (!Files.exists(path)) {
       throw new KvException("cannot create " + path + ": its directory " + dir
           + " cannot be written");

@@ -7,6 +7,7 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.testkit.SmallTmpfs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,6 @@ import java.sql.Statement;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,32 +33,24 @@ class DiskFullIT {
   private static final int VALUE_BYTES = 60_000;
 
   @TempDir Path dir;
-  private Path mount;
+  private SmallTmpfs tmpfs;
 
   @BeforeEach
   void mountTmpfs() throws Exception {
-    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-        "mounting a small tmpfs needs root; run the build as root to test a full disk");
-    mount = dir.resolve("small");
-    Files.createDirectories(mount);
-    Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs",
-        mount.toString()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    Assumptions.assumeTrue(p.waitFor() == 0, "cannot mount a tmpfs here: " + out);
+    tmpfs = SmallTmpfs.mount(dir.resolve("small"), "2m");
   }
 
   @AfterEach
   void unmount() throws Exception {
-    if (mount != null) {
-      new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start()
-          .waitFor(30, TimeUnit.SECONDS);
+    if (tmpfs != null) {
+      tmpfs.close();
     }
   }
 
   @Test
   void writesOnAFullDisk_failAsUnavailable_andSucceedOnceSpaceIsFreed() throws Exception {
-    String file = mount.resolve("full.sqlite3").toString();
-    Path filler = mount.resolve("filler");
+    String file = tmpfs.path().resolve("full.sqlite3").toString();
+    Path filler = tmpfs.path().resolve("filler");
     Random random = new Random(7);
     try (Kv kv = Kv.open(file)) {
       kv.set(KvKey.of("first"), "written before the disk filled");

@@ -7,19 +7,17 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvUnavailableException;
-import java.nio.charset.StandardCharsets;
+import dev.kvasir.testkit.SmallTmpfs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A `dag:` database on a real full file system: a 2 MiB tmpfs mounted for the test (which needs
+ * A {@code dag:} database on a real full file system: a 2 MiB tmpfs mounted for the test (which needs
  * root; without it the test is skipped and says why). A commit that meets the full disk fails
  * as unavailable and leaves nothing behind (docs/dag-engine.md §2); once space is freed the
  * same engine commits again, and the log opens with every acknowledged entry.
@@ -28,32 +26,24 @@ class DagDiskFullIT {
   private static final int VALUE_BYTES = 60_000;
 
   @TempDir Path dir;
-  private Path mount;
+  private SmallTmpfs tmpfs;
 
   @BeforeEach
   void mountTmpfs() throws Exception {
-    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-        "mounting a small tmpfs needs root; run the build as root to test a full disk");
-    mount = dir.resolve("small");
-    Files.createDirectories(mount);
-    Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs",
-        mount.toString()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    Assumptions.assumeTrue(p.waitFor() == 0, "cannot mount a tmpfs here: " + out);
+    tmpfs = SmallTmpfs.mount(dir.resolve("small"), "2m");
   }
 
   @AfterEach
   void unmount() throws Exception {
-    if (mount != null) {
-      new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start()
-          .waitFor(30, TimeUnit.SECONDS);
+    if (tmpfs != null) {
+      tmpfs.close();
     }
   }
 
   @Test
   void commitsOnAFullDisk_failAsUnavailable_andSucceedOnceSpaceIsFreed() throws Exception {
-    Path db = mount.resolve("db");
-    Path filler = mount.resolve("filler");
+    Path db = tmpfs.path().resolve("db");
+    Path filler = tmpfs.path().resolve("filler");
     Random random = new Random(7);
     int acknowledged = 0;
     try (Kv kv = Kv.open("dag:" + db)) {
