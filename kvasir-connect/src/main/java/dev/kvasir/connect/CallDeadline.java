@@ -39,8 +39,12 @@ final class CallDeadline {
         call.headers(), call.contentType(), call.body(), left);
   }
 
-  /** What the message of a call given up says of the deadline. */
-  String reached() {
-    return set && endNanos - System.nanoTime() <= 0 ? " (remote.deadlineMs reached)" : "";
+  /**
+   * What the message of a call given up says of the deadline: that it was reached, when it
+   * leaves no room for another attempt after {@code delay}. An attempt cut to the time left
+   * may end a little before the deadline itself (its client rounds to milliseconds).
+   */
+  String reached(Duration delay) {
+    return allowsRetryAfter(delay) ? "" : " (remote.deadlineMs reached)";
   }
 }

@@ -199,7 +199,7 @@ public final class RemoteEngine implements KvEngine {
         failure = transientFailure(cause, what);
       }
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
-        throw gaveUp(what, attempt, failure + deadline.reached(), cause);
+        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause);
       }
       sleep(delay);
       delay = doubled(delay, MAX_RETRY_DELAY);
@@ -229,7 +229,7 @@ public final class RemoteEngine implements KvEngine {
         failure = "status " + r.status() + ": " + r.text();
       }
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
-        throw gaveUp(what, attempt, failure + deadline.reached(), cause);
+        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause);
       }
       // Run by the JDK's timer thread itself: the next attempt only starts a request. (Without
       // an executor, Java 17 with one or two processors would start a thread for it.)
