@@ -144,6 +144,13 @@ final class ServeCommand implements Callable<Integer> {
           + " holds a thread); more are refused (HTTP 429). Default: ${DEFAULT-VALUE}")
   int maxQueuePolls;
 
+  @Option(names = "--max-body-memory", paramLabel = "SIZE",
+      defaultValue = "${env:KVASIR_MAX_BODY_MEMORY}", converter = ByteSizes.class,
+      description = "The most memory held at once for request bodies and read answers (512k,"
+          + " 64m, 1g); requests that do not fit get 503, which clients retry. Default: a"
+          + " quarter of the heap (-Xmx).")
+  Long maxBodyMemory;
+
   @Option(names = "--tls-cert", paramLabel = "FILE", defaultValue = "${env:KVASIR_TLS_CERT}",
       description = "Serve HTTPS (h2) with the certificate chain in this PEM file (e.g."
           + " certbot's fullchain.pem), with --tls-key. Read again when it changes.")
@@ -211,6 +218,9 @@ final class ServeCommand implements Callable<Integer> {
       if (maxConnections != null) {
         b.maxConnections(maxConnections);
       }
+      if (maxBodyMemory != null) {
+        b.maxBodyMemory(maxBodyMemory);
+      }
       if (tlsCert != null) {
         b.tlsPem(tlsCert, tlsKey);
       } else if (keystore != null) {
@@ -272,6 +282,9 @@ final class ServeCommand implements Callable<Integer> {
     positive("--max-queue-polls", maxQueuePolls);
     if (maxConnections != null) {
       positive("--max-connections", maxConnections);
+    }
+    if (maxBodyMemory != null && maxBodyMemory < 1) {
+      throw new IllegalArgumentException("--max-body-memory must be positive: " + maxBodyMemory);
     }
   }
 

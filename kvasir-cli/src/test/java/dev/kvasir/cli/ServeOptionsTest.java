@@ -23,12 +23,16 @@ class ServeOptionsTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
+  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
       "--port|70000|--port is 0 (any free port) to 65535: 70000",
       "--port|-1|--port is 0 (any free port) to 65535: -1",
       "--max-watches|0|--max-watches must be positive: 0",
       "--max-queue-polls|-1|--max-queue-polls must be positive: -1",
-      "--max-connections|0|--max-connections must be positive: 0"})
+      "--max-connections|0|--max-connections must be positive: 0",
+      "--max-body-memory|0|--max-body-memory must be positive: 0",
+      "--max-body-memory|1x|Invalid value for option '--max-body-memory': '1x' is not a size",
+      "--max-body-memory|99999999999999g|Invalid value for option '--max-body-memory':"
+          + " '99999999999999g' is too large a size"})
   void aNumberOutOfRange_isAUsageError_namingItsOption(String option, String value,
       String message) {
     StringWriter err = new StringWriter();

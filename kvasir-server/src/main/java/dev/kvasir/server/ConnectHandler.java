@@ -3,6 +3,7 @@ package dev.kvasir.server;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
+import dev.kvasir.Limits;
 import dev.kvasir.base.Consistency;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvCorruptEntryException;
@@ -50,7 +51,6 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -82,6 +82,13 @@ final class ConnectHandler extends Handler.Abstract {
    * (docs/kv-connect.md §13).
    */
   private static final int MAX_ENTRIES_READ_IN_PLACE = 16;
+  /**
+   * The most heap one entry of a snapshot read may hold while the answer is made: its key (2 KiB)
+   * and value (64 KiB) as the engine returns them, in the protobuf message, and in the answer's
+   * bytes (docs/operations.md §10).
+   */
+  private static final long MOST_BYTES_PER_ENTRY_READ =
+      3L * (Limits.MAX_READ_KEY_BYTES + Limits.MAX_VALUE_BYTES + 64);
   static final String PROTOBUF = "application/x-protobuf";
   /**
    * Kvasir's own header on a 400: {@code type} or {@code limit}, so that Kvasir's client throws
@@ -108,6 +115,7 @@ final class ConnectHandler extends Handler.Abstract {
   private final WatchStreams streams = new WatchStreams();
   private final WatchLimits watchLimits;
   private final Duration bodyDeadline;
+  private final BodyMemory memory;
   private final QueueGateway queues;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean stopping;
@@ -115,12 +123,13 @@ final class ConnectHandler extends Handler.Abstract {
   ConnectHandler(KvEngine engine, Supplier<List<AccessToken>> tokens, UUID databaseId,
       Set<Integer> versions,
       Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline,
-      QueueGateway queues, Consumer<Boolean> onCommit) {
+      BodyMemory memory, QueueGateway queues, Consumer<Boolean> onCommit) {
     super(InvocationType.NON_BLOCKING); // nothing below waits on Jetty's thread: see offload
     this.onCommit = onCommit;
     this.queues = queues;
     this.watchLimits = watchLimits;
     this.bodyDeadline = bodyDeadline;
+    this.memory = memory;
     this.engine = engine;
     this.tokens = tokens;
     this.databaseId = databaseId;
@@ -148,11 +157,12 @@ final class ConnectHandler extends Handler.Abstract {
   public boolean handle(Request request, Response response, Callback callback) {
     String path = Request.getPathInContext(request);
     inFlight.incrementAndGet();
-    boolean reading = false;
+    RequestBody[] admitted = new RequestBody[1];
     try {
-      reading = answer(path, response, callback, () -> {
+      answer(path, response, callback, () -> {
         try {
           admit(path, request, response);
+          admitted[0] = RequestBody.reserve(request, memory, maxBody(path));
         } catch (Refused | RuntimeException e) {
           // Its body stays unread, so an HTTP/1.1 connection cannot carry another request:
           // say so, or the client may send its next request on a connection being closed.
@@ -162,11 +172,12 @@ final class ConnectHandler extends Handler.Abstract {
           throw e;
         }
       });
-      if (reading) {
-        readBody(path, request, response, callback);
+      if (admitted[0] != null) {
+        RequestBody body = admitted[0];
+        readBody(path, request, response, Callback.from(callback, body::release), body);
       }
     } finally {
-      if (!reading) {
+      if (admitted[0] == null) {
         inFlight.decrementAndGet();
       }
     }
@@ -197,15 +208,20 @@ final class ConnectHandler extends Handler.Abstract {
    * Reads the body without holding a thread while bytes trickle in, up to the body deadline
    * (a client that sends too slowly gets 408), then serves the request.
    */
-  private void readBody(String path, Request request, Response response, Callback callback) {
-    int max = maxBody(path);
-    Content.Source.asByteArrayAsync(request, max)
+  private void readBody(String path, Request request, Response response, Callback callback,
+      RequestBody body) {
+    body.read()
         .orTimeout(bodyDeadline.toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete((body, failure) -> answerAndRelease(path, response, callback, () -> {
+        .whenComplete((bytes, failure) -> answerAndRelease(path, response, callback, () -> {
           if (failure != null) {
-            throw refusedBody(failure, max);
+            throw refusedBody(failure);
           }
-          serve(path, request, response, callback, body);
+          if (!path.equals("/v2/atomic_write")) {
+            // Only a write's body lives on (in the commit queue). A read waits for memory of its
+            // own, which its body must not hold up.
+            body.release();
+          }
+          serve(path, request, response, callback, bytes);
         }));
   }
 
@@ -213,14 +229,14 @@ final class ConnectHandler extends Handler.Abstract {
     return path.equals("/") ? MAX_METADATA_BYTES : MAX_DATA_BYTES;
   }
 
-  private Refused refusedBody(Throwable failure, int max) {
+  private Refused refusedBody(Throwable failure) {
     Throwable cause = cause(failure);
     if (cause instanceof TimeoutException) {
       return new Refused(408, "The request body did not arrive within "
           + bodyDeadline.toSeconds() + " s.");
     }
-    if (cause instanceof IllegalArgumentException || cause instanceof IllegalStateException) {
-      return new Refused(413, "The request body is too large (max " + max + " bytes).");
+    if (cause instanceof Refused r) { // too large, or no memory left for it
+      return r;
     }
     return new Refused(400, "The request body could not be read: " + cause.getMessage());
   }
@@ -286,6 +302,9 @@ final class ConnectHandler extends Handler.Abstract {
       step.run();
       return true;
     } catch (Refused r) {
+      if (r.status == 503) {
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      }
       send(response, callback, r.status, r.getMessage());
     } catch (KvTypeException e) {
       response.getHeaders().put(ERROR_KIND, "type");
@@ -430,14 +449,51 @@ final class ConnectHandler extends Handler.Abstract {
         throw forbidden("read keys outside its prefixes");
       }
     }
-    Step read = () -> sendProtobuf(response, callback, Wire.snapshotReadOutput(
-        engine.snapshotRead(ranges, Consistency.STRONG)).toByteArray());
-    if (engine.readsWithoutWaiting()
-        && ReadRange.entriesAsked(ranges) <= MAX_ENTRIES_READ_IN_PLACE) {
+    long entries = ReadRange.entriesAsked(ranges);
+    long room = entries * MOST_BYTES_PER_ENTRY_READ;
+    CompletableFuture<Void> taken = memory.takeWhenFree(room);
+    Step read = () -> readWithin(room, ranges, response, callback);
+    if (taken.isDone() && engine.readsWithoutWaiting() && entries <= MAX_ENTRIES_READ_IN_PLACE) {
       read.run();
-    } else {
-      offload("/v2/snapshot_read", request, response, callback, read);
+      return;
     }
+    inFlight.incrementAndGet(); // while it waits for memory
+    taken.orTimeout(bodyDeadline.toMillis(), TimeUnit.MILLISECONDS).whenComplete((v, failure) ->
+        answerAndRelease("/v2/snapshot_read", response, callback, () -> {
+          if (failure != null) {
+            throw memory.refusal();
+          }
+          try {
+            offload("/v2/snapshot_read", request, response, callback, read);
+          } catch (RuntimeException e) { // the server is stopping
+            memory.give(room);
+            throw e;
+          }
+        }));
+  }
+
+  /**
+   * Reads {@code ranges} and sends the answer, within {@code room} bytes taken from {@link
+   * #memory} for it: what the answer does not need is given back at once, the rest once it is
+   * sent, so that a client that does not read its answers makes others wait, not the heap fill.
+   */
+  private void readWithin(long room, List<ReadRange> ranges, Response response,
+      Callback callback) {
+    byte[] answer;
+    try {
+      answer = Wire.snapshotReadOutput(engine.snapshotRead(ranges, Consistency.STRONG))
+          .toByteArray();
+    } catch (RuntimeException e) {
+      memory.give(room);
+      throw e;
+    }
+    long kept = answer.length;
+    if (kept <= room) {
+      memory.give(room - kept);
+    } else {
+      memory.takeAnyway(kept - room); // values stored beyond Deno's limits
+    }
+    sendProtobuf(response, Callback.from(callback, () -> memory.give(kept)), answer);
   }
 
   private void atomicWrite(Request request, Response response, Callback callback, byte[] body)
@@ -627,6 +683,15 @@ final class ConnectHandler extends Handler.Abstract {
 
   int openWatches() {
     return watchLimits.open();
+  }
+
+  /** The bytes of request bodies and read answers held now (docs/operations.md §10). */
+  long bodyMemoryHeld() {
+    return memory.held();
+  }
+
+  long bodyMemoryLimit() {
+    return memory.limit();
   }
 
   int queueLeases() {

@@ -134,6 +134,7 @@ public final class KvServer implements AutoCloseable {
     return new ConnectHandler(b.engine, tokens, b.databaseId, b.protocolVersions,
         b.metadataLifetime, new WatchLimits(b.maxWatches,
             Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline,
+        new BodyMemory(b.maxBodyMemory),
         new QueueGateway(b.engine, b.queueLease, b.maxQueuePolls), onCommit);
   }
 
@@ -165,6 +166,11 @@ public final class KvServer implements AutoCloseable {
   /** How many watch streams are open now. */
   public int openWatches() {
     return handler.openWatches();
+  }
+
+  /** The bytes of request bodies and read answers held now (docs/operations.md §10). */
+  public long bodyMemoryHeld() {
+    return handler.bodyMemoryHeld();
   }
 
   /** How many client connections are open now. */
@@ -227,6 +233,7 @@ public final class KvServer implements AutoCloseable {
     private int maxQueuePolls = 64;
     private int maxStreamsPerConnection = 1024;
     private Duration bodyDeadline = Duration.ofSeconds(10);
+    private long maxBodyMemory = defaultMaxBodyMemory();
     private Duration readinessDeadline = Duration.ofSeconds(2);
     private PrometheusMeterRegistry metrics;
     private String metricsToken;
@@ -373,6 +380,26 @@ public final class KvServer implements AutoCloseable {
       }
       this.bodyDeadline = deadline;
       return this;
+    }
+
+    /**
+     * The most memory held at once for request bodies and for the answers of snapshot reads,
+     * from the time each is read or made until its request is answered or the answer is sent;
+     * what does not fit gets 503, which clients retry (docs/operations.md §10). One request
+     * larger than this still goes through when nothing else is held. Default: a quarter of
+     * the heap ({@code -Xmx}).
+     */
+    public Builder maxBodyMemory(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxBodyMemory must be positive: " + bytes);
+      }
+      this.maxBodyMemory = bytes;
+      return this;
+    }
+
+    /** A quarter of the most heap the JVM may use. */
+    public static long defaultMaxBodyMemory() {
+      return Runtime.getRuntime().maxMemory() / 4;
     }
 
     /**

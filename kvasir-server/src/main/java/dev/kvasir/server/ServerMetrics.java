@@ -35,6 +35,12 @@ final class ServerMetrics {
             OpenConnections::timesReached)
         .description("Times the server reached its limit of open connections")
         .register(registry);
+    Gauge.builder("kvasir.server.body.memory", handler, ConnectHandler::bodyMemoryHeld)
+        .description("Bytes of request bodies and read answers held now").baseUnit("bytes")
+        .register(registry);
+    Gauge.builder("kvasir.server.body.memory.max", handler, ConnectHandler::bodyMemoryLimit)
+        .description("The most bytes of them held at once (--max-body-memory)")
+        .baseUnit("bytes").register(registry);
     Gauge.builder("kvasir.server.queue.leases", handler, ConnectHandler::queueLeases)
         .description("Queue messages held by remote listeners now").register(registry);
     new KvasirMetrics(engine, Tags.empty()).bindTo(registry);

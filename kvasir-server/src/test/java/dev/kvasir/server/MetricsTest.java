@@ -36,7 +36,7 @@ class MetricsTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (MemoryEngine engine = MemoryEngine.open();
         KvServer server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
-            .metrics(registry).metricsToken(METRICS_TOKEN).start();
+            .metrics(registry).metricsToken(METRICS_TOKEN).maxBodyMemory(64 << 20).start();
         Kv kv = Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN))) {
       for (int i = 0; i < 5; i++) {
         kv.set(KvKey.of("k", i), i);
@@ -60,6 +60,9 @@ class MetricsTest {
         assertThat(sample(text, "kvasir_server_commits_total", "outcome=\"check_failed\""))
             .isEqualTo(1);
         assertThat(sample(text, "kvasir_server_watches_open", "")).isEqualTo(1);
+        // Every request answered: no body or answer held (docs/operations.md §10).
+        assertThat(sample(text, "kvasir_server_body_memory_bytes", "")).isZero();
+        assertThat(sample(text, "kvasir_server_body_memory_max_bytes", "")).isEqualTo(64 << 20);
         assertThat(text).contains("kvasir_server_requests_seconds_bucket{")
             .contains("jvm_memory_used_bytes{");
         // The engine's own meters: the memory engine's sweeps and queue.
