@@ -1,6 +1,7 @@
 package dev.kvasir.connect;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
 import dev.kvasir.base.KvCorruptEntryException;
@@ -143,7 +144,7 @@ public final class Wire {
     }
     for (Enqueue e : write.enqueues()) {
       var q = dev.kvasir.connect.proto.Enqueue.newBuilder()
-          .setPayload(ByteString.copyFrom(e.payload().bytes()))
+          .setPayload(shared(e.payload()))
           .setDeadlineMs(e.deadline().toEpochMilli());
       e.keysIfUndelivered().forEach(k -> q.addKeysIfUndelivered(bytes(k)));
       e.effectiveBackoff().forEach(q::addBackoffSchedule);
@@ -382,7 +383,7 @@ public final class Wire {
           + e.value().size() + " bytes instead of 8");
     }
     return dev.kvasir.connect.proto.KvEntry.newBuilder().setKey(bytes(e.key()))
-        .setValue(ByteString.copyFrom(e.value().bytes()))
+        .setValue(shared(e.value()))
         // As stored, even an encoding Deno does not know: the client fails on that entry
         // ("Unknown encoding N") instead of the server failing the whole read.
         .setEncodingValue(e.value().code())
@@ -410,7 +411,7 @@ public final class Wire {
   }
 
   private static KvValue value(EncodedValue v) {
-    return KvValue.newBuilder().setData(ByteString.copyFrom(v.bytes()))
+    return KvValue.newBuilder().setData(shared(v))
         .setEncoding(encoding(v.encoding())).build();
   }
 
@@ -438,8 +439,15 @@ public final class Wire {
     return dev.kvasir.connect.proto.ValueEncoding.forNumber(e.code());
   }
 
+  // A message takes the bytes of keys and values themselves, not copies: they never change,
+  // and the message only reads them. On the server, the answer to a read then holds each value
+  // twice (as read and as sent) instead of three times (docs/operations.md §10).
   private static ByteString bytes(RawKey key) {
-    return ByteString.copyFrom(key.bytes());
+    return UnsafeByteOperations.unsafeWrap(key.sharedBytes());
+  }
+
+  private static ByteString shared(EncodedValue value) {
+    return UnsafeByteOperations.unsafeWrap(value.sharedBytes());
   }
 
   private static RawKey readKey(ByteString bytes) {

@@ -84,11 +84,11 @@ final class ConnectHandler extends Handler.Abstract {
   private static final int MAX_ENTRIES_READ_IN_PLACE = 16;
   /**
    * The most heap one entry of a snapshot read may hold while the answer is made: its key (2 KiB)
-   * and value (64 KiB) as the engine returns them, in the protobuf message, and in the answer's
-   * bytes (docs/operations.md §10).
+   * and value (64 KiB) as the engine returns them and again in the answer's bytes (the protobuf
+   * message shares the former), and the objects around them (docs/operations.md §10).
    */
   private static final long MOST_BYTES_PER_ENTRY_READ =
-      3L * (Limits.MAX_READ_KEY_BYTES + Limits.MAX_VALUE_BYTES + 64);
+      2L * (Limits.MAX_READ_KEY_BYTES + Limits.MAX_VALUE_BYTES) + 256;
   static final String PROTOBUF = "application/x-protobuf";
   /**
    * Kvasir's own header on a 400: {@code type} or {@code limit}, so that Kvasir's client throws

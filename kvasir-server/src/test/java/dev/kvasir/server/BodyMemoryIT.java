@@ -103,7 +103,7 @@ class BodyMemoryIT {
         }
         assertThat(answered.await(30, TimeUnit.SECONDS)).as("every read answered").isTrue();
 
-        // Each read sets aside room for 40 entries of the largest size Deno allows (8 MB), then
+        // Each read sets aside room for 40 entries of the largest size Deno allows (5.4 MB), then
         // keeps what its answer needs: a few fit, the rest wait for the deadline and get 503.
         assertThat(statuses.values()).contains(200, 503).containsOnly(200, 503);
         assertThat(server.bodyMemoryHeld()).isBetween(2_400_000L, 20L * MIB);
