@@ -15,8 +15,12 @@ import org.slf4j.LoggerFactory;
  * many large answers and does not read them, fills the heap, and an {@link OutOfMemoryError} on
  * one of Jetty's threads leaves the server unable to read any connection.
  *
- * <p>A body takes its memory at once or is refused with 503, which clients retry. A read waits
- * its turn, first come first served, for as long as its caller allows.
+ * <p>A body takes its memory at once or is refused with 503, which clients retry; one body
+ * larger than the limit goes when nothing else is held. A read waits its turn, first come first
+ * served, for as long as its caller allows; a read goes whenever no other read holds memory,
+ * however much the bodies hold, so that a read larger than the limit is not starved by a
+ * steady flow of writes. So at most the limit (or one body larger than it) and one read are
+ * held.
  */
 final class BodyMemory {
   private static final Logger LOG = LoggerFactory.getLogger(BodyMemory.class);
@@ -24,6 +28,7 @@ final class BodyMemory {
   private final ThrottledWarning full = new ThrottledWarning(LOG, Duration.ofMinutes(1));
   private final long limit;
   private long held; // guarded by this
+  private long heldByReads; // guarded by this
   /** Reads waiting for memory, in the order they came. Guarded by this. */
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
 
@@ -33,11 +38,8 @@ final class BodyMemory {
     this.limit = limit;
   }
 
-  /**
-   * Sets {@code bytes} aside if they fit. When nothing is held they always do, so that one
-   * request larger than the whole limit still goes through alone.
-   */
-  synchronized boolean take(long bytes) {
+  /** Sets {@code bytes} aside for a body if they fit. */
+  synchronized boolean takeForBody(long bytes) {
     if (held > 0 && held + bytes > limit) {
       return false;
     }
@@ -45,19 +47,26 @@ final class BodyMemory {
     return true;
   }
 
-  /** Sets {@code bytes} aside whether they fit or not: they are already in use. */
-  synchronized void takeAnyway(long bytes) {
-    held += bytes;
+  /** Gives back bytes taken for a body, and lets the reads that now fit go on. */
+  void giveForBody(long bytes) {
+    List<Waiting> granted;
+    synchronized (this) {
+      held -= bytes;
+      granted = grantWaiting();
+    }
+    complete(granted);
   }
 
   /**
-   * Sets {@code bytes} aside once they fit and no read that came earlier is still waiting. A
-   * caller that stops waiting fails the future (a timeout); memory granted to it after that is
-   * given back.
+   * Sets {@code bytes} aside for a read once they fit and no read that came earlier is still
+   * waiting. A caller that stops waiting fails the future (a timeout) and calls {@link
+   * #abandon}.
    */
-  CompletableFuture<Void> takeWhenFree(long bytes) {
+  CompletableFuture<Void> takeForRead(long bytes) {
     synchronized (this) {
-      if (waiting.isEmpty() && take(bytes)) {
+      if (waiting.isEmpty() && fitsRead(bytes)) {
+        held += bytes;
+        heldByReads += bytes;
         return TAKEN;
       }
       Waiting w = new Waiting(bytes, new CompletableFuture<>());
@@ -66,21 +75,67 @@ final class BodyMemory {
     }
   }
 
-  /** Gives back bytes taken before, and lets the reads that now fit go on. */
-  void give(long bytes) {
-    List<Waiting> granted = new ArrayList<>();
+  /** Sets {@code bytes} aside for a read whether they fit or not: they are already in use. */
+  synchronized void takeAnywayForRead(long bytes) {
+    held += bytes;
+    heldByReads += bytes;
+  }
+
+  /** Gives back bytes taken for a read, and lets the reads that now fit go on. */
+  void giveForRead(long bytes) {
+    List<Waiting> granted;
     synchronized (this) {
       held -= bytes;
-      while (!waiting.isEmpty()
-          && (held == 0 || held + waiting.peek().bytes() <= limit)) {
-        Waiting w = waiting.poll();
-        held += w.bytes();
-        granted.add(w);
-      }
+      heldByReads -= bytes;
+      granted = grantWaiting();
     }
+    complete(granted);
+  }
+
+  /**
+   * Takes a read that stopped waiting out of the line (the reads behind it may now go on), or
+   * gives back what was granted to it meanwhile.
+   */
+  void abandon(CompletableFuture<Void> read) {
+    Waiting gone = null;
+    List<Waiting> granted;
+    synchronized (this) {
+      for (Waiting w : waiting) {
+        if (w.granted() == read) {
+          gone = w;
+          break;
+        }
+      }
+      if (gone == null) {
+        return; // granted: its completion failed, and complete gave it back
+      }
+      waiting.remove(gone);
+      granted = grantWaiting();
+    }
+    complete(granted);
+  }
+
+  private boolean fitsRead(long bytes) { // guarded by this
+    return heldByReads == 0 || held + bytes <= limit;
+  }
+
+  /** Takes memory for the waiting reads that fit now, in order. Guarded by this. */
+  private List<Waiting> grantWaiting() {
+    List<Waiting> granted = new ArrayList<>();
+    while (!waiting.isEmpty() && fitsRead(waiting.peek().bytes())) {
+      Waiting w = waiting.poll();
+      held += w.bytes();
+      heldByReads += w.bytes();
+      granted.add(w);
+    }
+    return granted;
+  }
+
+  /** Lets the granted reads go on, outside the lock: each may start reading at once. */
+  private void complete(List<Waiting> granted) {
     for (Waiting w : granted) {
-      if (!w.granted().complete(null)) { // it stopped waiting
-        give(w.bytes());
+      if (!w.granted().complete(null)) { // it stopped waiting just before
+        giveForRead(w.bytes());
       }
     }
   }

@@ -451,7 +451,7 @@ final class ConnectHandler extends Handler.Abstract {
     }
     long entries = ReadRange.entriesAsked(ranges);
     long room = entries * MOST_BYTES_PER_ENTRY_READ;
-    CompletableFuture<Void> taken = memory.takeWhenFree(room);
+    CompletableFuture<Void> taken = memory.takeForRead(room);
     Step read = () -> readWithin(room, ranges, response, callback);
     if (taken.isDone() && engine.readsWithoutWaiting() && entries <= MAX_ENTRIES_READ_IN_PLACE) {
       read.run();
@@ -461,12 +461,13 @@ final class ConnectHandler extends Handler.Abstract {
     taken.orTimeout(bodyDeadline.toMillis(), TimeUnit.MILLISECONDS).whenComplete((v, failure) ->
         answerAndRelease("/v2/snapshot_read", response, callback, () -> {
           if (failure != null) {
+            memory.abandon(taken);
             throw memory.refusal();
           }
           try {
             offload("/v2/snapshot_read", request, response, callback, read);
           } catch (RuntimeException e) { // the server is stopping
-            memory.give(room);
+            memory.giveForRead(room);
             throw e;
           }
         }));
@@ -484,16 +485,16 @@ final class ConnectHandler extends Handler.Abstract {
       answer = Wire.snapshotReadOutput(engine.snapshotRead(ranges, Consistency.STRONG))
           .toByteArray();
     } catch (RuntimeException e) {
-      memory.give(room);
+      memory.giveForRead(room);
       throw e;
     }
     long kept = answer.length;
     if (kept <= room) {
-      memory.give(room - kept);
+      memory.giveForRead(room - kept);
     } else {
-      memory.takeAnyway(kept - room); // values stored beyond Deno's limits
+      memory.takeAnywayForRead(kept - room); // values stored beyond Deno's limits
     }
-    sendProtobuf(response, Callback.from(callback, () -> memory.give(kept)), answer);
+    sendProtobuf(response, Callback.from(callback, () -> memory.giveForRead(kept)), answer);
   }
 
   private void atomicWrite(Request request, Response response, Callback callback, byte[] body)

@@ -385,9 +385,9 @@ public final class KvServer implements AutoCloseable {
     /**
      * The most memory held at once for request bodies and for the answers of snapshot reads,
      * from the time each is read or made until its request is answered or the answer is sent;
-     * what does not fit gets 503, which clients retry (docs/operations.md §10). One request
-     * larger than this still goes through when nothing else is held. Default: a quarter of
-     * the heap ({@code -Xmx}).
+     * what does not fit gets 503, which clients retry (docs/operations.md §10). A read larger
+     * than this still goes when no other read holds memory, a body when nothing else is held.
+     * Default: a quarter of the heap ({@code -Xmx}).
      */
     public Builder maxBodyMemory(long bytes) {
       if (bytes < 1) {

@@ -33,7 +33,7 @@ final class RequestBody implements Runnable {
       throws ConnectHandler.Refused {
     long declared = request.getLength();
     int capacity = declared >= 0 ? (int) Math.min(declared, max) : Math.min(FIRST_CAPACITY, max);
-    if (!memory.take(capacity)) {
+    if (!memory.takeForBody(capacity)) {
       throw memory.refusal();
     }
     return new RequestBody(request, memory, max, capacity);
@@ -96,7 +96,7 @@ final class RequestBody implements Runnable {
 
   private synchronized void grow(int capacity) throws ConnectHandler.Refused {
     long more = capacity - bytes.length;
-    if (taken < 0 || !memory.take(more)) {
+    if (taken < 0 || !memory.takeForBody(more)) {
       throw memory.refusal();
     }
     taken += more;
@@ -106,7 +106,7 @@ final class RequestBody implements Runnable {
   /** Gives the body's memory back: its request is answered. Later calls do nothing. */
   synchronized void release() {
     if (taken >= 0) {
-      memory.give(taken);
+      memory.giveForBody(taken);
       taken = -1;
     }
   }
