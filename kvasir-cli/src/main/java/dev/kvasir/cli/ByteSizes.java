@@ -6,7 +6,10 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Sizes in bytes as the JVM's {@code -Xmx} takes them: {@code 1048576}, {@code 512k}, {@code 64m}, {@code 1g}. */
+/**
+ * Sizes in bytes as the JVM's {@code -Xmx} takes them: {@code 1048576}, {@code 512k},
+ * {@code 64m}, {@code 1g}.
+ */
 final class ByteSizes implements ITypeConverter<Long> {
   private static final Pattern FORM = Pattern.compile("(\\d{1,15})([kmg]?)");
 
