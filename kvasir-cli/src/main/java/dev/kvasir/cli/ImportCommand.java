@@ -146,10 +146,10 @@ final class ImportCommand extends DbCommand {
           + " empty one");
     }
     List<StoredEntry> entries = new ArrayList<>();
+    long number = 0;
     try (InputStream in = new BufferedInputStream(file.equals("-") ? System.in
         : Files.newInputStream(Path.of(file)))) {
       Utf8Lines reader = new Utf8Lines(in);
-      long number = 0;
       for (String line = reader.next(); line != null; line = reader.next()) {
         number++;
         if (line.isBlank()) {
@@ -171,6 +171,9 @@ final class ImportCommand extends DbCommand {
       }
     } catch (CharacterCodingException e) {
       throw new Failure("import stopped: a line is not UTF-8. Nothing was imported");
+    } catch (Utf8Lines.LineTooLong e) {
+      throw new Failure("import stopped at line " + (number + 1) + ": " + e.getMessage()
+          + ". Nothing was imported");
     }
     kv.engine().load(entries);
     err().println("imported " + entries.size() + " entries with their versionstamps");
@@ -233,6 +236,9 @@ final class ImportCommand extends DbCommand {
     } catch (CharacterCodingException e) {
       commit(kv, batch, committedLines);
       throw stopped(number, "the line is not UTF-8", number - 1);
+    } catch (Utf8Lines.LineTooLong e) {
+      commit(kv, batch, committedLines);
+      throw stopped(number, e.getMessage(), number - 1);
     }
   }
 
@@ -241,6 +247,9 @@ final class ImportCommand extends DbCommand {
   }
 
   private static String message(long line, String problem, long committedLines) {
+    if (committedLines == 0) {
+      return "import stopped at line " + line + ": " + problem + ". Nothing was imported";
+    }
     return "import stopped at line " + line + ": " + problem + ". Lines 1-" + committedLines
         + " are imported and nothing after them (batches are atomic); fix the line and run"
         + " again with --skip " + committedLines;

@@ -13,9 +13,17 @@ import java.nio.charset.StandardCharsets;
  * Lines of a byte stream, each decoded as strict UTF-8 on its own, so that input that is not
  * UTF-8 is reported at its own line (a reader decoding ahead in blocks would report it at an
  * earlier one) instead of being turned into U+FFFD. Lines end with {@code \n}; a {@code \r}
- * before it is dropped.
+ * before it is dropped. A line longer than {@link #MAX_LINE_BYTES} is refused as it is read, so
+ * that a file that is not NDJSON (a database, an archive, one huge JSON array) ends the import
+ * with a reason instead of filling the heap.
  */
 final class Utf8Lines {
+  /**
+   * Far more than the longest line of an entry Deno can store: a value of 64 KiB written as
+   * JSON, each character escaped ({@code \u0000}: six bytes for one), takes under 400 KB.
+   */
+  static final int MAX_LINE_BYTES = 16 << 20;
+
   private final InputStream in;
   private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPORT)
@@ -31,11 +39,15 @@ final class Utf8Lines {
    * The next line without its end, or null at the end of the input.
    *
    * @throws CharacterCodingException if the line is not UTF-8
+   * @throws LineTooLong if the line is longer than {@link #MAX_LINE_BYTES}
    */
   String next() throws IOException {
     line.reset();
     int b;
     while ((b = in.read()) != -1 && b != '\n') {
+      if (line.size() == MAX_LINE_BYTES) {
+        throw new LineTooLong();
+      }
       line.write(b);
     }
     if (b == -1 && line.size() == 0) {
@@ -45,5 +57,15 @@ final class Utf8Lines {
     int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1
         : bytes.length;
     return decoder.decode(ByteBuffer.wrap(bytes, 0, length)).toString();
+  }
+
+  /** A line longer than {@link #MAX_LINE_BYTES}: the input is not NDJSON of entries. */
+  static final class LineTooLong extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    LineTooLong() {
+      super("the line is longer than " + (MAX_LINE_BYTES >> 20) + " MiB, far more than any"
+          + " entry needs (is the input NDJSON as 'kvasir export' writes it)");
+    }
   }
 }

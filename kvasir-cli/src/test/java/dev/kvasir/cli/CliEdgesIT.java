@@ -75,6 +75,32 @@ class CliEdgesIT {
   }
 
   @Test
+  void importOfALineLongerThanAnyEntry_stopsAtItsLine_withAReason() throws Exception {
+    // Two entries, then what a mistaken file looks like: 64 MiB without a line break.
+    Path input = dir.resolve("not-ndjson");
+    try (var out = Files.newOutputStream(input)) {
+      out.write(("{\"key\":[\"a\"],\"value\":1,\"versionstamp\":\"00000000000000010000\"}\n"
+          + "{\"key\":[\"b\"],\"value\":2,\"versionstamp\":\"00000000000000020000\"}\n")
+          .getBytes(StandardCharsets.UTF_8));
+      byte[] block = new byte[1 << 20];
+      java.util.Arrays.fill(block, (byte) '[');
+      for (int i = 0; i < 64; i++) {
+        out.write(block);
+      }
+    }
+    Jar.Run run = kvasir.run("import", input.toString());
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err()).contains("line 3", "longer than 16 MiB", "--skip 2")
+        .doesNotContain("Exception");
+    assertThat(kvasir.run("count").out().strip()).isEqualTo("2");
+
+    Jar.Run exact = kvasir.run("import", "--db", dir.resolve("exact.sqlite3").toString(),
+        "--keep-versionstamps", input.toString());
+    assertThat(exact.exit()).isEqualTo(1);
+    assertThat(exact.err()).contains("line 3", "longer than 16 MiB", "Nothing was imported");
+  }
+
+  @Test
   void importOfInputThatIsNotUtf8_stopsAtItsLine_keepingTheLinesBefore() throws Exception {
     byte[] input = ("{\"key\":[\"a\"],\"value\":1}\n{\"key\":[\"b\"],\"value\":2}\n"
         + "{\"key\":[\"c\"],\"value\":\"").getBytes(StandardCharsets.UTF_8);
