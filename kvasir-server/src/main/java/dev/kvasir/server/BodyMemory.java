@@ -121,6 +121,9 @@ final class BodyMemory {
 
   /** Takes memory for the waiting reads that fit now, in order. Guarded by this. */
   private List<Waiting> grantWaiting() {
+    if (waiting.isEmpty()) {
+      return List.of(); // nearly always: no list made for each give on the read path
+    }
     List<Waiting> granted = new ArrayList<>();
     while (!waiting.isEmpty() && fitsRead(waiting.peek().bytes())) {
       Waiting w = waiting.poll();
