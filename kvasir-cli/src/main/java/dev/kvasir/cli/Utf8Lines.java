@@ -43,9 +43,10 @@ final class Utf8Lines {
    */
   String next() throws IOException {
     line.reset();
+    int read = 0; // counted here: the stream's own size() takes its lock on every byte
     int b;
     while ((b = in.read()) != -1 && b != '\n') {
-      if (line.size() == MAX_LINE_BYTES) {
+      if (read++ == MAX_LINE_BYTES) {
         throw new LineTooLong();
       }
       line.write(b);
