@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.testkit.DiskFiller;
 import dev.kvasir.testkit.SmallTmpfs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,8 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * writes again, with every acknowledged entry intact.
  */
 class DiskFullIT {
-  private static final int VALUE_BYTES = 60_000;
-
   @TempDir Path dir;
   private SmallTmpfs tmpfs;
 
@@ -51,33 +48,23 @@ class DiskFullIT {
   void writesOnAFullDisk_failAsUnavailable_andSucceedOnceSpaceIsFreed() throws Exception {
     String file = tmpfs.path().resolve("full.sqlite3").toString();
     Path filler = tmpfs.path().resolve("filler");
-    Random random = new Random(7);
     try (Kv kv = Kv.open(file)) {
       kv.set(KvKey.of("first"), "written before the disk filled");
       Files.write(filler, new byte[1200 * 1024]);
 
-      int acknowledged = 0;
-      KvUnavailableException full = null;
-      for (int i = 0; i < 100 && full == null; i++) {
-        byte[] value = new byte[VALUE_BYTES];
-        random.nextBytes(value);
-        try {
-          kv.set(KvKey.of("big", i), value);
-          acknowledged++;
-        } catch (KvUnavailableException e) {
-          full = e;
-        }
-      }
+      DiskFiller.Filled filled = DiskFiller.fill(kv);
+      int acknowledged = filled.acknowledged();
+      KvUnavailableException full = filled.failure();
       assertThat(full).as("the disk filled up").isNotNull();
       assertThat(full.maybeApplied()).isFalse();
       assertThat(full.getMessage()).contains("full");
-      assertThat(count(kv)).as("no partial commit").isEqualTo(acknowledged);
+      assertThat(DiskFiller.entries(kv)).as("no partial commit").isEqualTo(acknowledged);
 
       // Still full: every further write fails the same way, none wedges the engine.
       for (int i = 0; i < 3; i++) {
         int n = i;
-        assertThatThrownBy(() -> kv.set(KvKey.of("big", "again", n), new byte[VALUE_BYTES]))
-            .isInstanceOf(KvUnavailableException.class);
+        assertThatThrownBy(() -> kv.set(KvKey.of("big", "again", n),
+            new byte[DiskFiller.VALUE_BYTES])).isInstanceOf(KvUnavailableException.class);
       }
       // Another process reads meanwhile: the engine holds no write lock.
       assertThat(readInAnotherProcess(file)).isEqualTo(acknowledged);
@@ -86,21 +73,13 @@ class DiskFullIT {
       kv.set(KvKey.of("after"), "written once space was freed");
       assertThat(kv.get(KvKey.of("after")).value()).isEqualTo("written once space was freed");
       assertThat(kv.get(KvKey.of("first")).value()).isEqualTo("written before the disk filled");
-      assertThat(count(kv)).isEqualTo(acknowledged);
+      assertThat(DiskFiller.entries(kv)).isEqualTo(acknowledged);
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement s = c.createStatement();
         ResultSet r = s.executeQuery("pragma integrity_check")) {
       assertThat(r.getString(1)).isEqualTo("ok");
     }
-  }
-
-  private static int count(Kv kv) {
-    int n = 0;
-    for (var ignored : kv.list(ListSelector.prefix(KvKey.of("big")))) {
-      n++;
-    }
-    return n;
   }
 
   private static int readInAnotherProcess(String file) throws Exception {
@@ -120,7 +99,7 @@ class DiskFullIT {
 
     public static void main(String[] args) throws IOException {
       try (Kv kv = Kv.open(args[0])) {
-        System.out.println(count(kv));
+        System.out.println(DiskFiller.entries(kv));
       }
     }
   }
