@@ -27,6 +27,17 @@ final class StorageFault {
         || primary == SQLITE_NOMEM || primary == SQLITE_READONLY;
   }
 
+  /**
+   * Whether {@code e}, raised by a COMMIT, may come after the transaction's last frame reached
+   * the write-ahead log: an I/O error, and so a failed sync of the log. SQLite then drops the
+   * transaction from its view, but the frames stay in the log, and an open after a crash
+   * (before the next commit overwrites them) replays them (docs/sqlite.md §10). A full disk or
+   * a read-only file refuses a write, and the frame that marks the commit is written last.
+   */
+  static boolean mayLeaveCommitInLog(SQLException e) {
+    return (e.getErrorCode() & 0xff) == SQLITE_IOERR;
+  }
+
   /** The caller's error for {@code e}; {@code maybeApplied}: whether the work may have stuck. */
   static KvUnavailableException unavailable(String path, SQLException e, boolean maybeApplied) {
     String what = switch (e.getErrorCode() & 0xff) {

@@ -54,7 +54,7 @@ final class Tx implements QueueTx<SQLException> {
   /**
    * Moves the file's commit version up by {@code by} and returns the new version (reference
    * §3.4). Only the first bump of a transaction goes to data_version at once; later ones are
-   * counted here and written by {@link #commit}, which saves a statement per commit of a group.
+   * counted here and written by {@link #finish}, which saves a statement per commit of a group.
    * The writer holds SQLite's write lock throughout, so nobody else can bump in between.
    */
   @Override
@@ -111,8 +111,8 @@ final class Tx implements QueueTx<SQLException> {
     }
   }
 
-  /** Writes the version that later bumps moved on, and commits. */
-  void commit() throws SQLException {
+  /** Writes what is pending and the version that later bumps moved on: all but the COMMIT. */
+  void finish() throws SQLException {
     flush();
     if (versionUnwritten) {
       PreparedStatement p = prepare(Sql.SET_VERSION);
@@ -120,6 +120,13 @@ final class Tx implements QueueTx<SQLException> {
       p.executeUpdate();
       versionUnwritten = false;
     }
+  }
+
+  /**
+   * Commits. A storage fault here may come after the whole transaction reached the log, where
+   * the next open would find it (docs/sqlite.md §10).
+   */
+  void commit() throws SQLException {
     execute("commit");
   }
 

@@ -42,6 +42,8 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
   private boolean fileGone;
   /** Whether the last failed attempt's transaction was rolled back; used by one batch at a time. */
   private boolean rolledBack = true;
+  /** Whether the last failed attempt failed in its COMMIT statement; likewise. */
+  private boolean failedCommitting;
 
   Writer(Tx tx, Duration busyTimeout, String name, Optional<OpenedFile> file, Damage damage,
       SqliteMeters meters) {
@@ -121,7 +123,8 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
         tx.takeAfterCommit(); // nothing of the batch committed
         RuntimeException failure;
         if (e instanceof SQLException sql && StorageFault.is(sql)) {
-          failure = StorageFault.unavailable(path, sql, !rolledBack);
+          failure = StorageFault.unavailable(path, sql,
+              !rolledBack || (failedCommitting && StorageFault.mayLeaveCommitInLog(sql)));
           if (!storageFailing) {
             storageFailing = true;
             LOG.warn("{}; writes fail (503) until it is mended", failure.getMessage());
@@ -178,6 +181,7 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
 
   private void runOnce(List<TxTask.Job<Tx, ?>> batch) throws SQLException {
     tx.takeAfterCommit(); // drop what an attempt that failed half-way registered
+    failedCommitting = false;
     tx.beginImmediate();
     try {
       for (TxTask.Job<Tx, ?> p : batch) {
@@ -194,7 +198,10 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
         }
         p.afterCommit(tx.takeAfterCommit());
       }
+      tx.finish();
+      failedCommitting = true;
       tx.commit();
+      failedCommitting = false;
     } catch (SQLException | RuntimeException e) {
       rolledBack = tx.abandon();
       throw e;
