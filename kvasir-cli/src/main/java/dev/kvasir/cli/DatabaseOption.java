@@ -29,7 +29,7 @@ final class DatabaseOption {
           + " versionstamp (20 hex digits) or a commit CID (same as --db 'dag:DIR?at=WHEN').")
   String at;
 
-  @Option(names = "--access-token", defaultValue = "${env:KVASIR_ACCESS_TOKEN}",
+  @Option(names = "--access-token",
       description = "The token for an http(s):// database. Default: the environment variable"
           + " KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN).")
   String accessToken;
@@ -72,10 +72,16 @@ final class DatabaseOption {
           + " that write, such as set or import, create it)");
     }
     KvOptions options = writes ? KvOptions.defaults() : engine.readOnly(KvOptions.defaults());
-    if (accessToken != null && !accessToken.isEmpty()) {
-      options = options.with("accessToken", accessToken);
+    boolean remote = where.startsWith("http://") || where.startsWith("https://");
+    // The environment's token is for servers only: a shell that exports it for 'kvasir serve'
+    // or a remote database still opens local files. A token given as an option to any other
+    // database is refused by its engine, as a mistake.
+    String token = accessToken != null ? accessToken
+        : remote ? System.getenv("KVASIR_ACCESS_TOKEN") : null;
+    if (token != null && !token.isEmpty()) {
+      options = options.with("accessToken", token);
     }
-    if (where.startsWith("http://") || where.startsWith("https://")) {
+    if (remote) {
       if (timeout.isZero()) {
         throw new IllegalArgumentException("--timeout must be positive");
       }

@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -150,6 +151,26 @@ class CliEdgesIT {
     Jar.Run info = kvasir.run("info", "--json");
     assertThat(info.out()).contains("\"corruptEntries\":1");
     assertThat(info.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+  }
+
+  @Test
+  void aTokenInTheEnvironment_isForServersOnly_soLocalFilesStillOpen() throws Exception {
+    // A shell that exports KVASIR_ACCESS_TOKEN for 'kvasir serve' or a remote database: the
+    // SQLite engine refused it, so every command on a local file failed.
+    Map<String, String> env = Map.of("KVASIR_ACCESS_TOKEN", "a-token-for-the-server-01");
+    assertThat(kvasir.run(env, "set", "[\"k\"]", "1").exit()).isZero();
+    assertThat(kvasir.run(env, "get", "[\"k\"]").out()).isEqualTo("1\n");
+
+    try (ServeProcess server = new ServeProcess(dir, env, "--port", "0")) {
+      Jar.Run remote = kvasir.run(env, "get", "--db", server.url(), "[\"k\"]");
+      assertThat(remote.out()).as(remote.err()).isEqualTo("1\n");
+      assertThat(kvasir.run(Map.of("KVASIR_ACCESS_TOKEN", "another-token-entirely"), "get",
+          "--db", server.url(), "[\"k\"]").err()).contains("401");
+    }
+
+    Jar.Run given = kvasir.run("get", "--access-token", "a-token-for-the-server-01", "[\"k\"]");
+    assertThat(given.exit()).as("a token given for a local file is a mistake").isNotZero();
+    assertThat(given.err()).contains("accessToken");
   }
 
   @Test

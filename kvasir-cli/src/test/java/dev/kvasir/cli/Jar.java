@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -24,8 +25,16 @@ final class Jar {
     return runWithInput(new byte[0], args);
   }
 
+  /** Runs it with {@code env} added to the environment. */
+  Run run(Map<String, String> env, String... args) throws Exception {
+    return finish(start(env, args), new byte[0], args);
+  }
+
   Run runWithInput(byte[] stdin, String... args) throws Exception {
-    Process p = start(args);
+    return finish(start(args), stdin, args);
+  }
+
+  private static Run finish(Process p, byte[] stdin, String... args) throws Exception {
     CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> read(p, true));
     CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> read(p, false));
     try (var in = p.getOutputStream()) {
@@ -40,11 +49,17 @@ final class Jar {
   }
 
   Process start(String... args) throws IOException {
+    return start(Map.of(), args);
+  }
+
+  private Process start(Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
         JAR.toString()));
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).directory(dir.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().putAll(env);
+    return pb.start();
   }
 
   private static byte[] read(Process p, boolean stdout) {
