@@ -199,9 +199,8 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
         p.afterCommit(tx.takeAfterCommit());
       }
       tx.finish();
-      failedCommitting = true;
+      failedCommitting = true; // read only if the commit fails; each attempt starts at false
       tx.commit();
-      failedCommitting = false;
     } catch (SQLException | RuntimeException e) {
       rolledBack = tx.abandon();
       throw e;
