@@ -88,6 +88,14 @@ public final class QueueListener implements AutoCloseable {
           return;
         }
         continue;
+      } catch (RuntimeException e) {
+        // Not the engine's own kind of failure: a bug, or a library's. Say so, but keep
+        // delivering; a listener whose thread ended would stop without a word.
+        LOG.error("Taking a queue message failed unexpectedly; trying again in a second", e);
+        if (!pause()) {
+          return;
+        }
+        continue;
       } finally {
         synchronized (this) {
           waiting = false;
@@ -102,6 +110,11 @@ public final class QueueListener implements AutoCloseable {
         message.finish(ok);
       } catch (KvClosedException e) {
         return;
+      } catch (RuntimeException e) {
+        // The outcome is lost (the server stayed out of reach, say). The message's lease runs
+        // out, which counts as a failed attempt: it is retried or dead-lettered.
+        LOG.warn("Cannot report that a queue message was {}; once its lease runs out it counts"
+            + " as a failed attempt: {}", ok ? "handled" : "not handled", e.toString());
       }
     }
   }

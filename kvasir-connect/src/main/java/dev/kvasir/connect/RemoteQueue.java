@@ -147,16 +147,25 @@ final class RemoteQueue implements AutoCloseable {
 
     @Override
     public void finish(boolean success) {
+      end(QueueFinish.newBuilder().setLeaseId(leaseId).setSuccess(success).build(),
+          success ? "handled" : "failed");
+    }
+
+    @Override
+    public void release() {
+      end(QueueFinish.newBuilder().setLeaseId(leaseId).setReleased(true).build(), "given back");
+    }
+
+    private void end(QueueFinish report, String outcome) {
       if (!finished.compareAndSet(false, true)) {
         throw new IllegalStateException("queue message already finished");
       }
       try {
-        Transport.Answer r = engine.post("kvasir/queue/finish", QueueFinish.newBuilder()
-            .setLeaseId(leaseId).setSuccess(success).build(), Duration.ZERO);
+        Transport.Answer r = engine.post("kvasir/queue/finish", report, Duration.ZERO);
         if (r.status() == 204) {
-          LOG.warn("The server no longer held a queue message when its delivery ended"
-              + " ({}); it was counted as failed and is delivered again",
-              success ? "handled" : "failed");
+          LOG.warn("The server no longer held a queue message when its delivery ended ({}):"
+              + " its lease ran out or the server restarted, so it is delivered again (or"
+              + " dead-lettered, if its lease ran out on its last attempt)", outcome);
         }
       } finally {
         held.remove(leaseId);

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +21,7 @@ import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.ProxyAuthenticationProtocolHandler;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.RetryableRequestException;
 import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
@@ -124,17 +126,41 @@ final class Transport implements AutoCloseable {
     try {
       response = new CompletableResponseListener(request(call)
           .timeout(call.timeout().toMillis(), TimeUnit.MILLISECONDS), MAX_ANSWER_BYTES).send();
+    } catch (IllegalStateException | RetryableRequestException e) {
+      return CompletableFuture.failedFuture(closedAsSent(call, e));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<Answer> answer = response.thenApply(r -> new Answer(r.getStatus(),
-        r.getContent(), r.getRequest().getURI(), headers(r)));
+    CompletableFuture<Answer> answer = response.handle((r, error) -> {
+      Throwable cause = error instanceof CompletionException c && c.getCause() != null
+          ? c.getCause() : error;
+      if (cause instanceof IllegalStateException || cause instanceof RetryableRequestException) {
+        throw new CompletionException(closedAsSent(call, (RuntimeException) cause));
+      }
+      if (error != null) {
+        throw error instanceof CompletionException c ? c : new CompletionException(error);
+      }
+      return new Answer(r.getStatus(), r.getContent(), r.getRequest().getURI(), headers(r));
+    });
     answer.whenComplete((a, error) -> {
       if (answer.isCancelled()) {
         response.cancel(true);
       }
     });
     return answer;
+  }
+
+  /**
+   * A server that stops closes its HTTP/2 sessions with GOAWAY, and Jetty then fails a request
+   * with a {@link RuntimeException}: {@link RetryableRequestException} for a stream the server
+   * says it never processed, {@link IllegalStateException} ("session closed") for one started
+   * on a session that had just closed (docs/kv-connect.md §11). Neither reached the server, so
+   * each is a network failure like a refused connection, which the caller retries on a new
+   * connection.
+   */
+  private static IOException closedAsSent(Call call, RuntimeException e) {
+    return new IOException("the connection to '" + call.uri() + "' closed as the request was"
+        + " sent: " + e.getMessage(), e);
   }
 
   /**
@@ -149,7 +175,11 @@ final class Transport implements AutoCloseable {
   InputStream openStream(Call call) throws IOException, InterruptedException {
     InputStreamResponseListener listener = new InputStreamResponseListener();
     Request request = request(call);
-    request.send(listener);
+    try {
+      request.send(listener);
+    } catch (IllegalStateException | RetryableRequestException e) {
+      throw closedAsSent(call, e);
+    }
     Response response;
     try {
       response = listener.get(call.timeout().toMillis(), TimeUnit.MILLISECONDS);

@@ -48,6 +48,7 @@ public final class LeasedQueue {
   private volatile LongConsumer succeeded = n -> { };
   private volatile LongConsumer failed = n -> { };
   private volatile LongConsumer leasesEnded = n -> { };
+  private volatile LongConsumer released = n -> { };
 
   /** Delivers the messages of {@code store}; lease work runs on {@code timer}. */
   public LeasedQueue(QueueStore store, ScheduledExecutorService timer) {
@@ -117,10 +118,12 @@ public final class LeasedQueue {
     sink.gauge("kvasir.engine.queue.oldest.ready.seconds",
         "How long the oldest due message has waited (0 when none is due)", this::oldestAge);
     String deliveries = "kvasir.engine.queue.deliveries";
-    String ended = "Deliveries by outcome; lease_ended: the listener went away";
+    String ended = "Deliveries by outcome; lease_ended: the listener went away; released: given"
+        + " back unhandled";
     succeeded = succeeded.andThen(sink.counter(deliveries, ended, "outcome", "succeeded"));
     failed = failed.andThen(sink.counter(deliveries, ended, "outcome", "failed"));
     leasesEnded = leasesEnded.andThen(sink.counter(deliveries, ended, "outcome", "lease_ended"));
+    released = released.andThen(sink.counter(deliveries, ended, "outcome", "released"));
     if (metered.compareAndSet(false, true)) {
       timer.scheduleWithFixedDelay(this::readStats, 0, STATS_EVERY_MS, TimeUnit.MILLISECONDS);
     }
@@ -206,6 +209,19 @@ public final class LeasedQueue {
           store.failed(message.id(), -1);
           failed.accept(1);
         }
+      } finally {
+        running.remove(message.id());
+      }
+    }
+
+    @Override
+    public void release() {
+      if (!finished.compareAndSet(false, true)) {
+        throw new IllegalStateException("queue message already finished");
+      }
+      try {
+        store.released(message.id());
+        released.accept(1);
       } finally {
         running.remove(message.id());
       }

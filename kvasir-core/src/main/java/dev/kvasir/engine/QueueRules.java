@@ -8,7 +8,8 @@ import java.util.function.Consumer;
  * What happens to a delivery that failed (docs/queues.md §3), for every engine: while backoff
  * intervals are left, the message waits the first of them and is tried again with the rest;
  * then its payload goes to each of its {@code keysIfUndelivered} (no expiry, one new version),
- * and the message is gone. A lease that ran out counts as a failed delivery.
+ * and the message is gone. A lease that ran out counts as a failed delivery. A delivery given
+ * back unhandled (a server that stops, docs/kv-connect.md §10) counts as no attempt at all.
  */
 public final class QueueRules {
   private QueueRules() {}
@@ -40,5 +41,21 @@ public final class QueueRules {
       }
       tx.afterCommit(() -> changed.accept(m.keysIfUndelivered()));
     }
+  }
+
+  /**
+   * Puts running message {@code id} back in {@code tx}, due at {@code nowMs} with its backoff
+   * schedule as it was: its listener gave it back without handling it, so no attempt is
+   * counted. Once the transaction committed, {@code wakeListeners} runs.
+   */
+  public static <X extends Exception> void released(QueueTx<X> tx, String id, long nowMs,
+      Runnable wakeListeners) throws X {
+    QueuedMessage m = tx.claimRunning(id, -1);
+    if (m == null) {
+      return; // handled elsewhere, e.g. by another instance after the lease ran out
+    }
+    tx.enqueue(new QueuedMessage(m.id(), nowMs, m.payload(), m.backoff(),
+        m.keysIfUndelivered()));
+    tx.afterCommit(wakeListeners);
   }
 }

@@ -34,6 +34,12 @@ public interface QueueStore {
    */
   void failed(String id, long leaseEndedBeforeMs);
 
+  /**
+   * Applies {@link QueueRules#released} to running message {@code id} in a write transaction:
+   * due again at once, no attempt counted.
+   */
+  void released(String id);
+
   /** Extends the leases of running messages {@code ids} to {@code untilMs}. */
   void renew(Collection<String> ids, long untilMs);
 

@@ -303,6 +303,15 @@ public class RulebookEngine implements KvEngine {
     }
 
     @Override
+    public void released(String id) {
+      state.ensureOpen();
+      write(tx -> {
+        QueueRules.released(tx, id, System.currentTimeMillis(), queueSignal::raise);
+        return null;
+      });
+    }
+
+    @Override
     public void renew(Collection<String> ids, long untilMs) {
       storage.write(t -> {
         for (String id : ids) {

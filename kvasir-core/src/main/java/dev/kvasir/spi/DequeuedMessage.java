@@ -12,4 +12,11 @@ public interface DequeuedMessage {
    * when none is left, its payload is written to its {@code keysIfUndelivered}.
    */
   void finish(boolean success);
+
+  /**
+   * Ends this delivery without an outcome, for a listener that gives the message back
+   * unhandled (a server that stops while its remote listener has not taken it): the message is
+   * due again at once with its retries as they were, and no attempt is counted.
+   */
+  void release();
 }

@@ -73,6 +73,14 @@ final class PostgresQueue implements QueueStore {
   }
 
   @Override
+  public void released(String id) {
+    writer.execute(tx -> {
+      QueueRules.released(tx, id, System.currentTimeMillis(), signal::raise);
+      return null;
+    });
+  }
+
+  @Override
   public void renew(Collection<String> ids, long untilMs) {
     String[] array = ids.toArray(new String[0]);
     db.run("renew queue leases", c -> {

@@ -186,7 +186,7 @@ final class ConnectHandler extends Handler.Abstract {
 
   /** What is checked before the body is read; a refusal leaves the body unread. */
   private void admit(String path, Request request, Response response) throws Refused {
-    if (stopping) {
+    if (stopping && !endsADelivery(path)) {
       throw new KvClosedException();
     }
     if (!path.equals("/") && !path.startsWith("/v2/")) {
@@ -223,6 +223,15 @@ final class ConnectHandler extends Handler.Abstract {
           }
           serve(path, request, response, callback, bytes);
         }));
+  }
+
+  /**
+   * Requests a stopping server still serves, so that the deliveries its remote listeners are
+   * handling end with their outcome (docs/operations.md §3).
+   */
+  private static boolean endsADelivery(String path) {
+    return path.equals("/v2/kvasir/queue/finish") || path.equals("/v2/kvasir/queue/renew")
+        || path.equals("/v2/kvasir/queue/cancel");
   }
 
   private static int maxBody(String path) {
@@ -656,10 +665,10 @@ final class ConnectHandler extends Handler.Abstract {
       throws Refused {
     QueueFinish finish = dataRequest(request, body, QueueFinish.parser());
     requireQueueAccess(token(request));
-    if (queues.finish(finish.getLeaseId(), finish.getSuccess())) {
+    if (queues.finish(finish.getLeaseId(), finish.getSuccess(), finish.getReleased())) {
       sendProtobuf(response, callback, new byte[0]);
     } else {
-      response.setStatus(204); // not held any more: counted as failed already
+      response.setStatus(204); // not held any more: its lease ran out, or the server gave it back
       response.write(true, null, callback);
     }
   }
@@ -706,17 +715,20 @@ final class ConnectHandler extends Handler.Abstract {
 
   /**
    * Refuses new requests with 503 (clients retry), ends every watch stream (clients reconnect),
-   * and waits up to {@code timeout} for the other requests in flight.
+   * takes no more queue messages, and waits up to {@code timeout} for the other requests in
+   * flight and for remote listeners to report the messages they are handling; the messages
+   * still held then go back to the queue.
    */
   void drain(Duration timeout) throws InterruptedException {
     stopping = true;
-    queues.close();
+    queues.stopTaking();
     streams.close();
     watches.forEach(EngineWatch::close);
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+    while ((inFlight.get() > 0 || queues.leasedNow() > 0) && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
+    queues.close();
   }
 
   private static void sendProtobuf(Response response, Callback callback, byte[] bytes) {

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * under a client lease that it renews. A client that goes away stops renewing: once its lease
  * runs out the delivery counts as failed, and the engine's rules retry it per its backoff
  * schedule or write its dead letters, as for an embedded listener that failed. A message taken
- * for a poll whose client was gone before the answer went out waits here for the next poll.
- * Thread-safe.
+ * for a poll whose client was gone before the answer went out waits here for the next poll; one
+ * no poll comes for, and the messages held when the server stops, are given back to the engine
+ * with no attempt counted, since no handler failed them. Thread-safe.
  */
 final class QueueGateway implements AutoCloseable {
   /** The longest a poll is held. */
@@ -196,13 +197,20 @@ final class QueueGateway implements AutoCloseable {
     return lost;
   }
 
-  /** Ends the delivery {@code id}; false if its lease was not held any more. */
-  boolean finish(String id, boolean success) {
+  /**
+   * Ends the delivery {@code id}: handled, failed, or given back unhandled ({@code released},
+   * which overrides {@code success}); false if its lease was not held any more.
+   */
+  boolean finish(String id, boolean success, boolean released) {
     Held h = leased.remove(id);
     if (h == null) {
       return false;
     }
-    h.message.finish(success);
+    if (released) {
+      h.message.release();
+    } else {
+      h.message.finish(success);
+    }
     return true;
   }
 
@@ -216,7 +224,10 @@ final class QueueGateway implements AutoCloseable {
     return maxPolls;
   }
 
-  /** Deliveries whose client stopped renewing fail; so do unclaimed ones nobody polled for. */
+  /**
+   * Deliveries whose client stopped renewing fail; unclaimed ones nobody polled for go back to
+   * the engine (another listener may take them), no attempt counted.
+   */
   private void reap() {
     long now = System.currentTimeMillis();
     polls.values().removeIf(p -> now - p.startedMs > REMEMBER_POLLS_MS);
@@ -230,7 +241,7 @@ final class QueueGateway implements AutoCloseable {
     for (Iterator<Held> it = unclaimed.iterator(); it.hasNext(); ) {
       Held h = it.next();
       if (h.untilMs <= now && unclaimed.remove(h)) {
-        expired += fail(h);
+        release(h);
       }
     }
     if (expired > 0) {
@@ -250,26 +261,50 @@ final class QueueGateway implements AutoCloseable {
     }
   }
 
+  private static int release(Held h) {
+    try {
+      h.message.release();
+      return 1;
+    } catch (RuntimeException e) {
+      // The engine closed or failed: its own lease runs out, and the delivery counts as failed.
+      LOG.debug("cannot give a queue message back now: {}", e.getMessage());
+      return 0;
+    }
+  }
+
   /**
-   * Stops taking messages (waiting polls end within a second, empty) and fails the deliveries
-   * it holds: their clients can no longer report them, so they are retried, as after a crash.
+   * The first step of stopping (docs/operations.md §3): waiting polls end within a second,
+   * empty, no poll takes a message any more, and messages taken for polls whose client went
+   * away go back to the engine. Deliveries in progress may still be renewed and finished.
+   */
+  void stopTaking() {
+    closed = true;
+    for (Held h; (h = unclaimed.poll()) != null; ) {
+      release(h);
+    }
+  }
+
+  /**
+   * Stops for good: the deliveries still held go back to the engine, due again at once with no
+   * attempt counted, since their handlers have not failed; a client that reports one later is
+   * told it is no longer held (and the message is delivered again).
    */
   @Override
   public void close() {
-    closed = true;
+    stopTaking();
     pollers.shutdown();
     reaper.shutdownNow();
     int held = 0;
     for (String id : List.copyOf(leased.keySet())) {
       Held h = leased.remove(id);
-      held += h == null ? 0 : fail(h);
+      held += h == null ? 0 : release(h);
     }
-    for (Held h; (h = unclaimed.poll()) != null; ) {
-      held += fail(h);
+    for (Held h; (h = unclaimed.poll()) != null; ) { // taken by a poll that ended meanwhile
+      held += release(h);
     }
     if (held > 0) {
-      LOG.info("{} queue messages held for remote listeners are retried or dead-lettered, as"
-          + " the server stops", held);
+      LOG.info("{} queue messages held for remote listeners as the server stopped are due"
+          + " again, no attempt counted", held);
     }
   }
 }

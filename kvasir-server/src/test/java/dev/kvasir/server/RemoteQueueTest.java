@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Kvasir's queue extension of KV Connect (docs/kv-connect.md §10) where the contract cannot
- * look: a listener that goes away, and the server's limit on waiting polls.
+ * look: a listener that goes away, a server that stops while its listeners handle messages, and
+ * the server's limit on waiting polls.
  */
 class RemoteQueueTest {
   private MemoryEngine engine;
@@ -47,8 +49,10 @@ class RemoteQueueTest {
     engine.close();
   }
 
+  /** A client that gives up on a stopped server quickly, so that closing it does not wait. */
   private Kv client() {
-    return Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN));
+    return Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN)
+        .with("remote.maxRetries", "2").with("remote.retryDelayMs", "50"));
   }
 
   @Test
@@ -75,6 +79,66 @@ class RemoteQueueTest {
       assertThat(kv.get(KvKey.of("dead")).value()).as("no retry left: dead-lettered")
           .isEqualTo("dead");
       assertThat(server.queueLeases()).isZero();
+    }
+  }
+
+  /** A message that may be tried only once, dead-lettered at {@code ["dead", name]}. */
+  private static void enqueueOnce(Kv kv, String name) {
+    kv.enqueue(name, EnqueueOptions.defaults().backoffSchedule(List.of())
+        .keysIfUndelivered(List.of(KvKey.of("dead", name))));
+  }
+
+  @Test
+  void stoppingTheServer_whileAListenerHandlesAMessage_letsItReportTheOutcome() throws Exception {
+    try (Kv kv = client()) {
+      enqueueOnce(kv, "handled during the stop");
+    }
+    CountDownLatch started = new CountDownLatch(1);
+    BlockingQueue<Object> handled = new LinkedBlockingQueue<>();
+    try (Kv kv = client(); QueueListener listener = kv.listenQueue(m -> {
+      started.countDown();
+      Thread.sleep(700); // still running when the server begins to stop
+      handled.add(m);
+    })) {
+      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+      server.close(); // what SIGTERM does: drains for up to 10 s
+      assertThat(handled.poll(0, TimeUnit.SECONDS)).as("handled before the server stopped")
+          .isEqualTo("handled during the stop");
+    }
+    Kv local = Kv.of(engine);
+    assertThat(local.get(KvKey.of("dead", "handled during the stop")).exists())
+        .as("its one attempt succeeded: not dead-lettered").isFalse();
+    BlockingQueue<Object> again = new LinkedBlockingQueue<>();
+    try (QueueListener l = local.listenQueue(again::add)) {
+      assertThat(again.poll(1500, TimeUnit.MILLISECONDS)).as("finished: gone").isNull();
+    }
+  }
+
+  @Test
+  void aMessageStillHandledWhenTheStopEnds_isDueAgain_withNoAttemptCounted() throws Exception {
+    server.close();
+    server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+        .drainTimeout(Duration.ofMillis(300)).start();
+    try (Kv kv = client()) {
+      enqueueOnce(kv, "outlives the stop");
+    }
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (Kv kv = client(); QueueListener listener = kv.listenQueue(m -> {
+      started.countDown();
+      release.await(10, TimeUnit.SECONDS);
+    })) {
+      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+      server.close(); // gives up waiting after 300 ms
+      Kv local = Kv.of(engine);
+      assertThat(local.get(KvKey.of("dead", "outlives the stop")).exists())
+          .as("no attempt failed: not dead-lettered").isFalse();
+      BlockingQueue<Object> again = new LinkedBlockingQueue<>();
+      try (QueueListener l = local.listenQueue(again::add)) {
+        assertThat(again.poll(1500, TimeUnit.MILLISECONDS)).as("due again at once")
+            .isEqualTo("outlives the stop");
+      }
+      release.countDown();
     }
   }
 

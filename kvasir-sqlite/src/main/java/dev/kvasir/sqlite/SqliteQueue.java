@@ -82,6 +82,14 @@ final class SqliteQueue implements QueueStore {
     });
   }
 
+  @Override
+  public void released(String id) {
+    writer.execute(tx -> {
+      QueueRules.released(tx, id, System.currentTimeMillis(), shared.queue::raise);
+      return null;
+    });
+  }
+
   /** One batch of updates: the listeners of a busy process hold many messages. */
   @Override
   public void renew(Collection<String> ids, long untilMs) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.kvasir.EnqueueOptions;
 import dev.kvasir.QueueListener;
 import dev.kvasir.base.KvException;
+import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.value.JsValues;
 import java.time.Duration;
 import java.util.List;
@@ -144,6 +145,35 @@ public abstract class QueueContract extends ContractBase {
     }
     assertThat(attempts.get()).isEqualTo(1);
     assertThat(kv.get(key("dlq")).value()).isEqualTo("once");
+  }
+
+  @Test
+  void aReleasedDelivery_isDueAgainAtOnce_withItsRetriesAsTheyWere() throws Exception {
+    requireQueues();
+    kv.enqueue("given back", EnqueueOptions.defaults().backoffSchedule(List.of(60_000))
+        .keysIfUndelivered(List.of(key("dlq"))));
+    DequeuedMessage first = engine.dequeueNext(Duration.ofSeconds(WAIT_SECONDS));
+    assertThat(first.payload().decode()).isEqualTo("given back");
+    first.release();
+    DequeuedMessage second = engine.dequeueNext(Duration.ofSeconds(3));
+    assertThat(second).as("due at once, not after its minute of backoff").isNotNull();
+    assertThat(second.payload().decode()).isEqualTo("given back");
+    second.finish(false); // its one retry is left: it waits a minute
+    assertThat(engine.dequeueNext(Duration.ofMillis(300))).isNull();
+    assertThat(kv.get(key("dlq")).exists()).isFalse();
+  }
+
+  @Test
+  void aReleasedDelivery_withoutRetries_isNotDeadLettered() throws Exception {
+    requireQueues();
+    kv.enqueue("once", EnqueueOptions.defaults().backoffSchedule(List.of())
+        .keysIfUndelivered(List.of(key("dlq"))));
+    engine.dequeueNext(Duration.ofSeconds(WAIT_SECONDS)).release();
+    assertThat(kv.get(key("dlq")).exists()).as("no attempt failed").isFalse();
+    DequeuedMessage again = engine.dequeueNext(Duration.ofSeconds(3));
+    assertThat(again.payload().decode()).isEqualTo("once");
+    again.finish(true);
+    assertThat(engine.dequeueNext(Duration.ofMillis(300))).isNull();
   }
 
   @Test
