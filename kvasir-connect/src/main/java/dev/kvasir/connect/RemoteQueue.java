@@ -119,7 +119,8 @@ final class RemoteQueue implements AutoCloseable {
         LOG.warn("The server no longer holds {} queue messages this client is handling; they"
             + " are delivered again", lost.size());
       }
-    } catch (KvException | InvalidProtocolBufferException e) {
+    } catch (RuntimeException | InvalidProtocolBufferException e) {
+      // Any exception thrown out of this scheduled task would end the renewals for good.
       LOG.warn("Cannot renew the leases of {} queue messages; a lease that runs out lets its"
           + " message be delivered again: {}", ids.size(), e.getMessage());
     }

@@ -152,7 +152,12 @@ final class WatchStreams implements AutoCloseable {
     /** An empty frame keeps idle connections open; skipped while a frame is on its way. */
     void ping() {
       if (busy.compareAndSet(false, true)) {
-        response.write(false, PING.duplicate(), Callback.from(this::release, this::end));
+        try {
+          response.write(false, PING.duplicate(), Callback.from(this::release, this::end));
+        } catch (RuntimeException e) {
+          // Thrown out of the pinger's task, it would end the pings of every stream for good.
+          end(e);
+        }
       }
     }
 
