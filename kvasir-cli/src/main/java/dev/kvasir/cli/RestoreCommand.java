@@ -25,7 +25,9 @@ import picocli.CommandLine.Spec;
         + " new database: the same keys, values, versionstamps and expiries, and the new"
         + " database's next commit above them. Every block is checked against its hash before"
         + " anything is written; a damaged backup is refused, naming the block.",
-        "The target must not exist yet, or (PostgreSQL) hold no entries."},
+        "The target must not exist yet, or (PostgreSQL) hold no entries. A SQLite file or"
+            + " dag: directory is built beside it (NAME.restoring-PID) and renamed to NAME"
+            + " once whole, so a restore that is killed leaves nothing at NAME."},
     footer = {"", "Examples:",
         "  kvasir restore --from dag:./backup --to restored.sqlite3",
         "  kvasir restore --from dag:./backup --at 2026-11-23T10:15:30Z --to restored.sqlite3",
@@ -60,15 +62,15 @@ final class RestoreCommand implements Callable<Integer> {
             + " choose another --to)");
       }
     }
+    RestoreTarget target = RestoreTarget.of(engine, to);
     PointInTime.Restored restored;
-    try (KvEngine target = engine.open(to, KvOptions.defaults())) {
-      restored = PointInTime.restore(backup, at, target);
+    try (KvEngine built = engine.open(target.location(), KvOptions.defaults())) {
+      restored = PointInTime.restore(backup, at, built);
     } catch (RuntimeException e) {
-      for (Path file : files) {
-        Files.deleteIfExists(file); // nothing half-restored is left behind
-      }
+      target.discard(); // nothing half-restored is left behind
       throw e;
     }
+    target.moveIntoPlace();
     ObjectNode out = Render.JSON.createObjectNode();
     out.put("entries", restored.entries());
     out.put("versionstamp", Versionstamp.ofVersion(restored.version()).toString());

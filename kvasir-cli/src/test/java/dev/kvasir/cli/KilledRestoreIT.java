@@ -1,0 +1,97 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.ListSelector;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kvasir restore} killed with SIGKILL half-way leaves nothing at its target
+ * (docs/backup.md §3). It wrote the target in place, so a killed restore left a SQLite file
+ * (or a {@code dag:} directory) holding the schema and no entries, which a server then opened
+ * as if it were the restored database.
+ */
+class KilledRestoreIT {
+  private static final int ENTRIES = 60_000;
+
+  @TempDir Path dir;
+  private Jar kvasir;
+
+  @BeforeEach
+  void backup() {
+    kvasir = new Jar(dir);
+    try (Kv kv = Kv.open("dag:" + dir.resolve("bk"))) {
+      for (int c = 0; c < ENTRIES / 1_000; c++) {
+        var op = kv.atomic();
+        for (int i = 0; i < 1_000; i++) {
+          op.set(KvKey.of("k", c * 1_000 + i), "value " + (c * 1_000 + i));
+        }
+        op.commit();
+      }
+    }
+  }
+
+  @Test
+  void aRestoreKilledHalfWay_leavesNoDatabaseAtItsTarget_andTheNextOneCompletes()
+      throws Exception {
+    Process restore = kvasir.start("restore", "--from", "dag:bk", "--to", "restored.sqlite3");
+    awaitFirstWrite("restored.sqlite3", restore);
+    restore.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    assertThat(dir.resolve("restored.sqlite3")).doesNotExist();
+    assertThat(leftovers()).as("the leftover, named for what it is").hasSize(1);
+    Path aside = leftovers().get(0);
+
+    Jar.Run again = kvasir.run("restore", "--from", "dag:bk", "--to", "restored.sqlite3");
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(entries("restored.sqlite3")).isEqualTo(ENTRIES);
+    assertThat(leftovers()).as("only the killed one's").containsExactly(aside.getFileName());
+
+    Jar.Run toDag = kvasir.run("restore", "--from", "dag:bk", "--to", "dag:restored-dag");
+    assertThat(toDag.exit()).as(toDag.err()).isZero();
+    assertThat(entries("dag:" + dir.resolve("restored-dag"))).isEqualTo(ENTRIES);
+    assertThat(leftovers()).containsExactly(aside.getFileName());
+  }
+
+  /** Waits until the restore has made a file whose name starts with {@code name}. */
+  private void awaitFirstWrite(String name, Process restore) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      try (Stream<Path> files = Files.list(dir)) {
+        if (files.anyMatch(p -> p.getFileName().toString().startsWith(name))) {
+          return;
+        }
+      }
+      assertThat(restore.isAlive()).as("the restore ended before it began to write").isTrue();
+      Thread.sleep(5);
+    }
+    throw new AssertionError("the restore did not begin to write within 60 s");
+  }
+
+  private long entries(String location) {
+    try (Kv kv = Kv.open(location.startsWith("dag:") ? location : dir.resolve(location)
+        .toString())) {
+      long n = 0;
+      for (var ignored : kv.list(ListSelector.prefix(KvKey.of("k")))) {
+        n++;
+      }
+      return n;
+    }
+  }
+
+  private List<Path> leftovers() throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(Path::getFileName).filter(p -> p.toString().contains(".restoring-"))
+          .filter(p -> !p.toString().endsWith("-wal") && !p.toString().endsWith("-shm"))
+          .toList();
+    }
+  }
+}
