@@ -27,7 +27,9 @@ final class ExportCommand extends DbCommand {
   @Mixin Selection selection;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-      description = "Write to FILE instead of standard output.")
+      description = "Write to FILE instead of standard output: as FILE.partial-PID, renamed"
+          + " to FILE once complete, so a failed or killed export leaves an earlier FILE as it"
+          + " was.")
   Path output;
 
   @Option(names = "--quiet", description = "No progress line, even on a terminal.")
@@ -37,10 +39,33 @@ final class ExportCommand extends DbCommand {
       + " (stored by another program) were left out; each is still named on standard error.")
   boolean skipCorrupt;
 
+  /** Entries written by the last export. */
+  private long exported;
+
   @Override
   int run(Kv kv) throws Exception {
-    PrintWriter lines = output == null ? out()
-        : new PrintWriter(Files.newBufferedWriter(output, StandardCharsets.UTF_8));
+    if (output == null) {
+      return export(kv, out());
+    }
+    // Written aside and renamed once complete (docs/backup.md §7): an export that fails or is
+    // killed leaves no file at FILE that looks like a whole export, and an earlier one there
+    // stays as it was.
+    Path partial = output.resolveSibling(output.getFileName() + ".partial-"
+        + ProcessHandle.current().pid());
+    int exit;
+    try {
+      exit = export(kv, new PrintWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8)));
+      FileMoves.sync(partial);
+      FileMoves.replace(partial, output);
+    } catch (Exception | Error e) {
+      Files.deleteIfExists(partial);
+      throw e;
+    }
+    err().println("exported " + exported + " entries to " + output);
+    return exit;
+  }
+
+  private int export(Kv kv, PrintWriter lines) throws Exception {
     boolean showProgress = !quiet && System.console() != null && output != null;
     long[] count = {0};
     Listing listing = new Listing(lines, err());
@@ -70,9 +95,7 @@ final class ExportCommand extends DbCommand {
     if (lines.checkError()) {
       throw new IOException("writing the export failed (disk full?)");
     }
-    if (output != null) {
-      err().println("exported " + count[0] + " entries to " + output);
-    }
+    exported = count[0];
     return listing.exitCode(skipCorrupt);
   }
 }

@@ -3,12 +3,9 @@ package dev.kvasir.cli;
 import dev.kvasir.dag.engine.DagLocation;
 import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -82,11 +79,7 @@ final class RestoreTarget {
     if (emptyDirectory) {
       Files.delete(target);
     }
-    Files.move(built, target, StandardCopyOption.ATOMIC_MOVE);
-    try (FileChannel dir = FileChannel.open(target.toAbsolutePath().getParent(),
-        StandardOpenOption.READ)) {
-      dir.force(true);
-    }
+    FileMoves.replace(built, target); // nothing there to replace: checked just above
   }
 
   /** Removes what a failed restore built; nothing was at the target. */

@@ -1,0 +1,90 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kvasir export --output FILE} killed with SIGKILL half-way leaves the {@code FILE} of
+ * an earlier export as it was (docs/backup.md §7). It wrote {@code FILE} in place, so a killed
+ * export left a shorter NDJSON file there, which reads as a whole export of fewer entries.
+ */
+class KilledExportIT {
+  private static final int ENTRIES = 150_000;
+
+  @TempDir Path dir;
+  private Jar kvasir;
+
+  @BeforeEach
+  void database() {
+    kvasir = new Jar(dir);
+    try (Kv kv = Kv.open(dir.resolve("app.sqlite3").toString())) {
+      for (int c = 0; c < ENTRIES / 1_000; c++) {
+        var op = kv.atomic();
+        for (int i = 0; i < 1_000; i++) {
+          op.set(KvKey.of("k", c * 1_000 + i), "a value long enough to take some writing "
+              + (c * 1_000 + i));
+        }
+        op.commit();
+      }
+    }
+  }
+
+  @Test
+  void anExportKilledHalfWay_leavesTheEarlierFileAsItWas() throws Exception {
+    Jar.Run first = kvasir.run("export", "--db", "app.sqlite3", "--start", "[\"k\", 0]",
+        "--end", "[\"k\", 1]", "--output", "backup.ndjson");
+    assertThat(first.exit()).as(first.err()).isZero();
+    List<String> earlier = Files.readAllLines(dir.resolve("backup.ndjson"));
+    assertThat(earlier).hasSize(1);
+
+    Process export = kvasir.start("export", "--db", "app.sqlite3", "--output",
+        "backup.ndjson");
+    awaitWriting(export);
+    export.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    assertThat(Files.readAllLines(dir.resolve("backup.ndjson"))).isEqualTo(earlier);
+
+    Jar.Run whole = kvasir.run("export", "--db", "app.sqlite3", "--output", "backup.ndjson");
+    assertThat(whole.exit()).as(whole.err()).isZero();
+    assertThat(Files.readAllLines(dir.resolve("backup.ndjson"))).hasSize(ENTRIES);
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith("backup.ndjson.partial-"))).as("only the killed one's")
+          .hasSize(1);
+    }
+  }
+
+  /** Waits until the export has written something, to FILE or beside it. */
+  private void awaitWriting(Process export) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      try (Stream<Path> files = Files.list(dir)) {
+        boolean writing = files.filter(p -> p.getFileName().toString()
+            .startsWith("backup.ndjson")).anyMatch(p -> size(p) > 1_000);
+        if (writing) {
+          return;
+        }
+      }
+      assertThat(export.isAlive()).as("the export ended before it was seen writing").isTrue();
+      Thread.sleep(2);
+    }
+    throw new AssertionError("the export wrote nothing within 60 s");
+  }
+
+  private static long size(Path p) {
+    try {
+      return Files.size(p);
+    } catch (java.io.IOException e) {
+      return 0; // renamed meanwhile
+    }
+  }
+}
