@@ -246,8 +246,17 @@ final class DagCommands {
     public Integer call() throws Exception {
       DagStore store = open(true);
       long blocks;
-      try (OutputStream out = Files.newOutputStream(file)) {
-        blocks = Car.export(store.blocks(), store.root(), out);
+      // Written aside and renamed once whole, as kvasir export does (docs/backup.md §7).
+      Path partial = file.resolveSibling(file.getFileName() + ".partial");
+      try {
+        try (OutputStream out = Files.newOutputStream(partial)) {
+          blocks = Car.export(store.blocks(), store.root(), out);
+        }
+        FileMoves.sync(partial);
+        FileMoves.replace(partial, file);
+      } catch (Exception e) {
+        Files.deleteIfExists(partial);
+        throw e;
       }
       spec.commandLine().getErr().println(blocks + " blocks written to " + file);
       out().println(store.root());

@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,14 +45,16 @@ final class ReplicateCommand implements Callable<Integer> {
     } else if (isCar(target)) {
       Path car = Path.of(target);
       Path partial = car.resolveSibling(car.getFileName() + ".partial");
-      try (OutputStream out = Files.newOutputStream(partial)) {
-        result = Replication.toCar(DagLocation.directory(source), out);
+      try {
+        try (OutputStream out = Files.newOutputStream(partial)) {
+          result = Replication.toCar(DagLocation.directory(source), out);
+        }
+        FileMoves.sync(partial);
+        FileMoves.replace(partial, car);
       } catch (IOException | RuntimeException e) {
         Files.deleteIfExists(partial);
         throw e;
       }
-      Files.move(partial, car, StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
     } else if (isCar(source)) {
       try (InputStream in = Files.newInputStream(Path.of(source))) {
         result = Replication.fromCar(in, DagLocation.directory(target));
