@@ -14,9 +14,10 @@ public interface DequeuedMessage {
   void finish(boolean success);
 
   /**
-   * Ends this delivery without an outcome, for a listener that gives the message back
-   * unhandled (a server that stops while its remote listener has not taken it): the message is
-   * due again at once with its retries as they were, and no attempt is counted.
+   * Ends this delivery without an outcome, for a listener that gives the message back without
+   * knowing how its handling went (a server that stops before its remote listener reported
+   * it): the message is due again at once with its retries as they were, and no attempt is
+   * counted.
    */
   void release();
 }
