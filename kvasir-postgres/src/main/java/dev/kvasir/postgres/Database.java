@@ -96,6 +96,12 @@ final class Database implements AutoCloseable {
     h.setInitializationFailTimeout(1); // open fails at once when the server is unreachable
     h.addDataSourceProperty("ApplicationName", "kvasir");
     h.addDataSourceProperty("tcpKeepAlive", "true");
+    // A server that stops answering without closing the connection (frozen, or cut off by a
+    // network that drops packets) would hold a statement for as long as the kernel's keepalive
+    // takes to notice, two hours by default. A read that waits longer than the retry budget
+    // fails instead, as a lost connection, which the retry loop handles (docs/postgres.md §7).
+    h.addDataSourceProperty("socketTimeout",
+        String.valueOf(Math.max(1, (config.retryTimeout().toMillis() + 999) / 1000)));
     h.setConnectionInitSql(GENERIC_PLANS);
     try {
       HikariDataSource pool = new HikariDataSource(h);

@@ -1,10 +1,12 @@
 package dev.kvasir.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.testkit.RecordingMeterSink;
 import dev.kvasir.value.KvU64;
 import java.sql.Connection;
@@ -75,6 +77,46 @@ class BrokenCommitIT {
           proxy.cutClients();
           proxy.swallowReplies(false);
         });
+  }
+
+  /**
+   * A network that drops the server's packets and never closes the connection, after the server
+   * committed: the writer waited on it for the kernel's keepalive (two hours). Now it gives up
+   * after the retry timeout (3 s here) and says the commit may have been applied, which it was,
+   * once.
+   */
+  @Test
+  void repliesLostAndTheConnectionNeverClosed_failsWithinTheRetryTimeout_asPerhapsApplied()
+      throws Exception {
+    String schema = TestPostgres.freshSchema("broken");
+    try (CuttableProxy proxy = new CuttableProxy(serverPort());
+        Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
+            + schema + "&retryTimeoutMs=3000");
+        Connection admin = TestPostgres.admin()) {
+      kv.set(KvKey.of("warm"), 0);
+      admin.setAutoCommit(false);
+      try (Statement s = admin.createStatement()) {
+        s.execute("select version from " + schema + ".data_version for update");
+      }
+      CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(
+          () -> kv.atomic().set(KvKey.of("once"), "z").enqueue("message").commit());
+      TestPostgres.awaitKvasirWaitingForALock(admin);
+      proxy.swallowReplies(true);
+      admin.commit(); // the commit goes through; its reply is lost, and so are all later ones
+      try {
+        assertThatThrownBy(() -> commit.get(20, TimeUnit.SECONDS))
+            .as("within the socket timeout and the retries, not the kernel's two hours")
+            .hasCauseInstanceOf(KvUnavailableException.class)
+            .satisfies(e -> assertThat(((KvUnavailableException) e.getCause()).maybeApplied())
+                .isTrue());
+      } finally {
+        proxy.cutClients(); // a writer still waiting (the failure above) could not be closed
+      }
+      proxy.swallowReplies(false); // the network heals
+      assertThat(kv.get(KvKey.of("once")).value()).isEqualTo("z");
+      assertThat(count(admin, "select count(*) from " + schema + ".queue")).as("enqueued once")
+          .isOne();
+    }
   }
 
   /** Breaks the connection of a commit that waits for the lock {@code admin} holds. */
