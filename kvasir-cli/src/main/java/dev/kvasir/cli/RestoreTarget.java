@@ -35,12 +35,12 @@ final class RestoreTarget {
     String suffix = ".restoring-" + ProcessHandle.current().pid();
     if (engine.name().equals("sqlite") && !engine.files(to).isEmpty()) {
       Path file = Path.of(to);
-      Path aside = file.resolveSibling(file.getFileName() + suffix);
+      Path aside = withSuffix(file, suffix);
       return new RestoreTarget(aside.toString(), aside, file);
     }
     if (engine.name().equals("dag")) {
       Path dir = DagLocation.directory(to).toAbsolutePath().normalize();
-      Path aside = dir.resolveSibling(dir.getFileName() + suffix);
+      Path aside = withSuffix(dir, suffix);
       return new RestoreTarget("dag:" + aside, aside, dir);
     }
     return new RestoreTarget(to, null, null);
@@ -62,14 +62,13 @@ final class RestoreTarget {
     if (Files.isRegularFile(built)) {
       // Closing SQLite copies its log into the file and removes it; a log still holding
       // frames would not follow the file, and its commits would be lost.
-      for (String part : List.of("-wal", "-shm")) {
-        Path extra = built.resolveSibling(built.getFileName() + part);
-        if (part.equals("-wal") && Files.exists(extra) && Files.size(extra) > 0) {
-          throw new IOException("the restored database " + built + " still has a write-ahead"
-              + " log after closing; it is left there, not moved to " + target);
-        }
-        Files.deleteIfExists(extra);
+      Path log = withSuffix(built, "-wal");
+      if (Files.exists(log) && Files.size(log) > 0) {
+        throw new IOException("the restored database " + built + " still has a write-ahead"
+            + " log after closing; it is left there, not moved to " + target);
       }
+      Files.deleteIfExists(log);
+      Files.deleteIfExists(withSuffix(built, "-shm"));
     }
     boolean emptyDirectory = Files.isDirectory(target) && isEmpty(target);
     if (Files.exists(target) && !emptyDirectory) {
@@ -96,8 +95,13 @@ final class RestoreTarget {
       return;
     }
     for (String part : List.of("", "-wal", "-shm")) {
-      Files.deleteIfExists(built.resolveSibling(built.getFileName() + part));
+      Files.deleteIfExists(withSuffix(built, part));
     }
+  }
+
+  /** {@code path} with {@code suffix} added to its file name. */
+  private static Path withSuffix(Path path, String suffix) {
+    return path.resolveSibling(path.getFileName() + suffix);
   }
 
   private static boolean isEmpty(Path dir) throws IOException {

@@ -198,10 +198,7 @@ public final class LeasedQueue {
 
     @Override
     public void finish(boolean success) {
-      if (!finished.compareAndSet(false, true)) {
-        throw new IllegalStateException("queue message already finished");
-      }
-      try {
+      end(() -> {
         if (success) {
           store.succeeded(message.id());
           succeeded.accept(1);
@@ -209,19 +206,24 @@ public final class LeasedQueue {
           store.failed(message.id(), -1);
           failed.accept(1);
         }
-      } finally {
-        running.remove(message.id());
-      }
+      });
     }
 
     @Override
     public void release() {
+      end(() -> {
+        store.released(message.id());
+        released.accept(1);
+      });
+    }
+
+    /** Records the delivery's end, once; the message is no longer this process's to renew. */
+    private void end(Runnable outcome) {
       if (!finished.compareAndSet(false, true)) {
         throw new IllegalStateException("queue message already finished");
       }
       try {
-        store.released(message.id());
-        released.accept(1);
+        outcome.run();
       } finally {
         running.remove(message.id());
       }
