@@ -2,12 +2,14 @@ package dev.kvasir.cli;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Runs the shaded {@code kvasir.jar} as a subprocess in a working directory. */
 final class Jar {
@@ -60,6 +62,36 @@ final class Jar {
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().putAll(env);
     return pb.start();
+  }
+
+  /**
+   * Waits until {@code p}, a command started here, has a file in the working directory whose
+   * name starts with {@code prefix} and that holds more than {@code bytes} bytes; fails if the
+   * command ends first or takes over a minute.
+   */
+  void awaitWriting(Process p, String prefix, long bytes) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      try (Stream<Path> files = Files.list(dir)) {
+        if (files.anyMatch(f -> f.getFileName().toString().startsWith(prefix)
+            && sizeOf(f) > bytes)) {
+          return;
+        }
+      }
+      if (!p.isAlive()) {
+        throw new AssertionError("the command ended before it was seen writing " + prefix);
+      }
+      Thread.sleep(2);
+    }
+    throw new AssertionError("nothing was written to " + prefix + " within 60 s");
+  }
+
+  private static long sizeOf(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return -1; // renamed or removed meanwhile
+    }
   }
 
   private static byte[] read(Process p, boolean stdout) {

@@ -49,7 +49,7 @@ class KilledExportIT {
 
     Process export = kvasir.start("export", "--db", "app.sqlite3", "--output",
         "backup.ndjson");
-    awaitWriting(export);
+    kvasir.awaitWriting(export, "backup.ndjson", 1_000);
     export.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     assertThat(Files.readAllLines(dir.resolve("backup.ndjson"))).isEqualTo(earlier);
 
@@ -60,31 +60,6 @@ class KilledExportIT {
       assertThat(files.map(p -> p.getFileName().toString())
           .filter(n -> n.startsWith("backup.ndjson.partial-"))).as("only the killed one's")
           .hasSize(1);
-    }
-  }
-
-  /** Waits until the export has written something, to FILE or beside it. */
-  private void awaitWriting(Process export) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      try (Stream<Path> files = Files.list(dir)) {
-        boolean writing = files.filter(p -> p.getFileName().toString()
-            .startsWith("backup.ndjson")).anyMatch(p -> size(p) > 1_000);
-        if (writing) {
-          return;
-        }
-      }
-      assertThat(export.isAlive()).as("the export ended before it was seen writing").isTrue();
-      Thread.sleep(2);
-    }
-    throw new AssertionError("the export wrote nothing within 60 s");
-  }
-
-  private static long size(Path p) {
-    try {
-      return Files.size(p);
-    } catch (java.io.IOException e) {
-      return 0; // renamed meanwhile
     }
   }
 }

@@ -44,7 +44,7 @@ class KilledRestoreIT {
   void aRestoreKilledHalfWay_leavesNoDatabaseAtItsTarget_andTheNextOneCompletes()
       throws Exception {
     Process restore = kvasir.start("restore", "--from", "dag:bk", "--to", "restored.sqlite3");
-    awaitFirstWrite("restored.sqlite3", restore);
+    kvasir.awaitWriting(restore, "restored.sqlite3", -1);
     restore.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     assertThat(dir.resolve("restored.sqlite3")).doesNotExist();
     assertThat(leftovers()).as("the leftover, named for what it is").hasSize(1);
@@ -59,21 +59,6 @@ class KilledRestoreIT {
     assertThat(toDag.exit()).as(toDag.err()).isZero();
     assertThat(entries("dag:" + dir.resolve("restored-dag"))).isEqualTo(ENTRIES);
     assertThat(leftovers()).containsExactly(aside.getFileName());
-  }
-
-  /** Waits until the restore has made a file whose name starts with {@code name}. */
-  private void awaitFirstWrite(String name, Process restore) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      try (Stream<Path> files = Files.list(dir)) {
-        if (files.anyMatch(p -> p.getFileName().toString().startsWith(name))) {
-          return;
-        }
-      }
-      assertThat(restore.isAlive()).as("the restore ended before it began to write").isTrue();
-      Thread.sleep(5);
-    }
-    throw new AssertionError("the restore did not begin to write within 60 s");
   }
 
   private long entries(String location) {
