@@ -12,16 +12,21 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --db}, {@code --access-token} and {@code --timeout} options every database command
- * takes.
+ * The {@code --db}, {@code --access-token}, {@code --db-password-file} and {@code --timeout}
+ * options every database command takes. The environment gives the same defaults as it gives
+ * {@code kvasir serve}, so a shell set up for a server reaches that server's database.
  */
 final class DatabaseOption {
   static final String DEFAULT = "./kvasir.sqlite3";
 
-  @Option(names = "--db", paramLabel = "LOCATION", defaultValue = DEFAULT,
+  // The same variable as serve's --db: a shell that exports it for the server would otherwise
+  // send every other command, writes included, to a new ./kvasir.sqlite3 without a word
+  // (docs/operations.md §2).
+  @Option(names = "--db", paramLabel = "LOCATION",
+      defaultValue = "${env:KVASIR_DB:-" + DEFAULT + "}",
       description = "A SQLite file, :memory:, an http(s):// KV Connect URL, a"
           + " postgresql:// URL, or any location an engine on the class path takes."
-          + " Default: ${DEFAULT-VALUE}")
+          + " Default: the environment variable KVASIR_DB, else " + DEFAULT)
   String location = DEFAULT;
 
   @Option(names = "--at", paramLabel = "WHEN",
@@ -33,6 +38,12 @@ final class DatabaseOption {
       description = "The token for an http(s):// database. Default: the environment variable"
           + " KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN).")
   String accessToken;
+
+  @Option(names = "--db-password-file", paramLabel = "FILE",
+      description = "Read the database password from the first line of this file, for a"
+          + " postgresql:// URL that leaves it out. Default: the environment variable"
+          + " KVASIR_DB_PASSWORD_FILE, for a postgresql:// database.")
+  Path passwordFile;
 
   @Option(names = "--timeout", paramLabel = "DURATION",
       defaultValue = "${env:KVASIR_TIMEOUT:-30s}",
@@ -80,6 +91,14 @@ final class DatabaseOption {
         : remote ? System.getenv("KVASIR_ACCESS_TOKEN") : null;
     if (token != null && !token.isEmpty()) {
       options = options.with("accessToken", token);
+    }
+    // Likewise the password file that serve's configuration names, for PostgreSQL only.
+    String envPasswordFile = System.getenv("KVASIR_DB_PASSWORD_FILE");
+    Path password = passwordFile != null ? passwordFile
+        : engine.name().equals("postgres") && envPasswordFile != null && !envPasswordFile.isEmpty()
+            ? Path.of(envPasswordFile) : null;
+    if (password != null) {
+      options = options.with("password", Secrets.firstLine(password, "database password"));
     }
     if (remote) {
       if (timeout.isZero()) {

@@ -60,6 +60,8 @@ final class Jar {
         JAR.toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    // The commands take defaults from KVASIR_* variables; a developer's shell must not set them.
+    pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_"));
     pb.environment().putAll(env);
     return pb.start();
   }

@@ -1,0 +1,91 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The commands other than {@code serve} take their database from the environment a server's
+ * configuration sets: {@code KVASIR_DB} and, for PostgreSQL, {@code KVASIR_DB_PASSWORD_FILE}.
+ * Without that, a shell set up for the server sent {@code kvasir set} to a new
+ * {@code ./kvasir.sqlite3}, exit status 0.
+ */
+class CliEnvironmentIT {
+  private static final String TOKEN = "a-token-for-the-server-01";
+
+  @TempDir Path dir;
+
+  @Test
+  void kvasirDb_isWhereTheCommandsGo_andTheCommandLineWins() throws Exception {
+    Jar kvasir = new Jar(dir);
+    Path served = dir.resolve("served.sqlite3");
+    try (ServeProcess server = new ServeProcess(dir,
+        Map.of("KVASIR_DB", served.toString(), "KVASIR_ACCESS_TOKEN", TOKEN), "--port", "0")) {
+      Map<String, String> shell = Map.of("KVASIR_DB", server.url(), "KVASIR_ACCESS_TOKEN", TOKEN);
+      Jar.Run set = kvasir.run(shell, "set", "[\"k\"]", "\"through the server\"");
+      assertThat(set.exit()).as(set.err()).isZero();
+      assertThat(kvasir.run(shell, "get", "[\"k\"]").out()).isEqualTo("\"through the server\"\n");
+    }
+    assertThat(dir.resolve(DatabaseOption.DEFAULT)).as("no database made in the working"
+        + " directory").doesNotExist();
+
+    Map<String, String> local = Map.of("KVASIR_DB", served.toString());
+    assertThat(kvasir.run(local, "get", "[\"k\"]").out()).isEqualTo("\"through the server\"\n");
+    Jar.Run elsewhere = kvasir.run(local, "get", "--db", "other.sqlite3", "[\"k\"]");
+    assertThat(elsewhere.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(elsewhere.err()).contains("there is no database at other.sqlite3");
+  }
+
+  @Test
+  void thePasswordFile_reachesPostgresql_fromTheEnvironmentOrTheOption() throws Exception {
+    Path secret = dir.resolve("db-password");
+    Files.writeString(secret, "pw-kept-in-a-file-7\n");
+    // Password authentication for every role but the superuser the fixture connects as.
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
+        .setDataDirectoryCustomizer(data -> writeHba(data.toPath())).start()) {
+      try (Connection c = pg.getPostgresDatabase().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("create role kv login password 'pw-kept-in-a-file-7'");
+        s.execute("create database app owner kv");
+      }
+      String url = "postgresql://kv@127.0.0.1:" + pg.getPort() + "/app";
+      Jar kvasir = new Jar(dir);
+
+      Jar.Run without = kvasir.run(Map.of("KVASIR_DB", url), "set", "[\"k\"]", "1");
+      assertThat(without.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+      assertThat(without.err()).contains("password");
+
+      Map<String, String> shell = Map.of("KVASIR_DB", url,
+          "KVASIR_DB_PASSWORD_FILE", secret.toString());
+      Jar.Run set = kvasir.run(shell, "set", "[\"k\"]", "1");
+      assertThat(set.exit()).as(set.err()).isZero();
+      Jar.Run get = kvasir.run("get", "--db", url, "--db-password-file", secret.toString(),
+          "[\"k\"]");
+      assertThat(get.out()).as(get.err()).isEqualTo("1\n");
+
+      // The variable is for PostgreSQL: a local file beside it still opens.
+      Jar.Run file = kvasir.run(shell, "set", "--db", "local.sqlite3", "[\"k\"]", "2");
+      assertThat(file.exit()).as(file.err()).isZero();
+    }
+  }
+
+  private static void writeHba(Path data) {
+    try {
+      Files.writeString(data.resolve("pg_hba.conf"), String.join("\n",
+          "local all all trust",
+          "host all postgres 127.0.0.1/32 trust",
+          "host all postgres ::1/128 trust",
+          "host all all 127.0.0.1/32 scram-sha-256",
+          "host all all ::1/128 scram-sha-256", ""));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
