@@ -6,6 +6,7 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.value.EncodedValue;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Parameters;
         "  kvasir enqueue '{\"task\": \"email\", \"to\": \"alice\"}'",
         "  kvasir enqueue '\"reminder\"' --delay 10m",
         "  kvasir enqueue '{\"job\": 7}' --keys-if-undelivered '[\"failed\", 7]'"
-            + " --backoff-schedule 1000,5000"})
+            + " --backoff-schedule 1000,5000",
+        "  kvasir enqueue '{\"job\": 8}' --backoff-schedule none   # one attempt only"})
 final class EnqueueCommand extends DbCommand {
   @Parameters(paramLabel = "VALUE") String value;
 
@@ -36,9 +38,10 @@ final class EnqueueCommand extends DbCommand {
       description = "Where to store the message if every attempt fails (repeatable).")
   List<KvKey> keysIfUndelivered = List.of();
 
-  @Option(names = "--backoff-schedule", paramLabel = "MS", split = ",",
-      description = "Milliseconds before each retry, e.g. 1000,5000,10000.")
-  List<Integer> backoffSchedule;
+  @Option(names = "--backoff-schedule", paramLabel = "MS[,MS...]|none",
+      description = "Milliseconds before each retry, e.g. 1000,5000,10000, or none for one"
+          + " attempt only. Default: Deno's, 100,1000,5000,30000,60000.")
+  String backoffSchedule;
 
   @Override
   boolean writes() {
@@ -61,10 +64,27 @@ final class EnqueueCommand extends DbCommand {
       options = options.delay(delay);
     }
     if (backoffSchedule != null) {
-      options = options.backoffSchedule(backoffSchedule);
+      options = options.backoffSchedule(intervals());
     }
     CommitResult r = kv.enqueue(message, options);
     out().println(r.versionstamp());
     return 0;
+  }
+
+  /** The --backoff-schedule list; {@code none} is Deno's {@code backoffSchedule: []}. */
+  private List<Integer> intervals() {
+    if (backoffSchedule.strip().equals("none")) {
+      return List.of();
+    }
+    List<Integer> intervals = new ArrayList<>();
+    for (String part : backoffSchedule.split(",", -1)) {
+      try {
+        intervals.add(Integer.parseInt(part.strip()));
+      } catch (NumberFormatException e) {
+        throw new ParameterException(spec.commandLine(), "--backoff-schedule takes milliseconds"
+            + " separated by commas, or none; got '" + backoffSchedule + "'");
+      }
+    }
+    return intervals;
   }
 }

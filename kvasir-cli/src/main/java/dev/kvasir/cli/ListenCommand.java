@@ -1,12 +1,10 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
-import dev.kvasir.QueueListener;
-import dev.kvasir.value.EncodedValue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.kvasir.base.KvException;
+import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.KvEngine;
+import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -16,14 +14,21 @@ import picocli.CommandLine.Option;
         + " until Ctrl-C.",
         "A message is acknowledged (taken off the queue, as by a Deno listenQueue handler)"
             + " only once its line was written. When standard output is closed (a pipe's reader"
-            + " went away), the message that could not be written stays in the queue, with"
-            + " the others, and the command stops."},
+            + " went away), the message that could not be written is given back, due at once"
+            + " with its retries untouched, and the command stops."},
     footer = {"", "Examples:",
         "  kvasir listen",
         "  kvasir listen --count 1 --db jobs.sqlite3"})
 final class ListenCommand extends DbCommand {
+  /** One round of waiting for a message; a remote engine's long poll lasts this long. */
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
   @Option(names = "--count", description = "Stop after this many messages.")
   Integer count;
+
+  /** Whether the command waits for a message, the one time Ctrl-C may interrupt it. */
+  private boolean waiting;
+  private boolean stopped;
 
   /** Taking a message off the queue is a write. */
   @Override
@@ -31,36 +36,81 @@ final class ListenCommand extends DbCommand {
     return true;
   }
 
+  // Messages are taken through the engine rather than Kv.listenQueue: a handler can only
+  // succeed or fail, and a failed attempt uses up a retry, or dead-letters a message that has
+  // none. A line that cannot be written gives its message back instead (docs/queues.md §3).
   @Override
-  int run(Kv kv) throws InterruptedException {
-    CountDownLatch done = new CountDownLatch(1);
-    CompletableFuture<QueueListener> self = new CompletableFuture<>();
-    AtomicInteger received = new AtomicInteger();
-    AtomicBoolean outputClosed = new AtomicBoolean();
-    QueueListener listener = kv.listenQueue(message -> {
-      out().println(Render.text(TypedJson.of(EncodedValue.of(message))));
-      if (out().checkError()) {
-        // Failing the handler keeps the message queued: it is delivered again later.
-        outputClosed.set(true);
-        // The core reports a failed handler with its stack trace; leaving a message queued
-        // because nobody reads the output is no failure to report.
-        Logging.setLevel(QueueListener.class.getName(), "off");
-        self.join().close();
-        done.countDown();
-        throw new IllegalStateException("standard output is closed; message left queued");
+  int run(Kv kv) {
+    KvEngine engine = kv.engine();
+    Thread self = Thread.currentThread();
+    int received = 0;
+    try (Kvasir.Interruption stop = Kvasir.onInterrupt(() -> interrupt(self))) {
+      while ((count == null || received < count) && !isStopped()) {
+        DequeuedMessage message = next(engine);
+        if (message == null) {
+          continue;
+        }
+        String line;
+        try {
+          line = Render.text(TypedJson.of(message.payload()));
+        } catch (RuntimeException e) {
+          err().println("warning: a message cannot be printed (" + e.getMessage()
+              + "); it counts as a failed delivery, retried or dead-lettered");
+          message.finish(false);
+          continue;
+        }
+        out().println(line);
+        if (out().checkError()) {
+          message.release();
+          return Kvasir.PIPE_CLOSED;
+        }
+        message.finish(true);
+        received++;
       }
-      if (count != null && received.incrementAndGet() >= count) {
-        // Closing from the handler takes no further message; this one is acknowledged.
-        self.join().close();
-        done.countDown();
-      }
-    });
-    self.complete(listener);
-    try (Kvasir.Interruption stop = Kvasir.onInterrupt(done::countDown)) {
-      done.await();
-    } finally {
-      listener.close();
+      return 0;
     }
-    return outputClosed.get() ? Kvasir.PIPE_CLOSED : 0;
+  }
+
+  /** The next due message, or null after a round without one or when stopped. */
+  private DequeuedMessage next(KvEngine engine) {
+    synchronized (this) {
+      if (stopped) {
+        return null;
+      }
+      waiting = true;
+    }
+    try {
+      return engine.dequeueNext(WAIT);
+    } catch (InterruptedException e) {
+      return null; // Ctrl-C; nothing was taken
+    } catch (KvException e) {
+      if (!e.isRetryable()) {
+        throw e;
+      }
+      err().println("warning: cannot take a message now, trying again in a second: "
+          + e.getMessage());
+      try {
+        Thread.sleep(1_000);
+      } catch (InterruptedException stop) {
+        // Ctrl-C
+      }
+      return null;
+    } finally {
+      synchronized (this) {
+        waiting = false;
+        Thread.interrupted(); // meant for the wait only; stopped is set too
+      }
+    }
+  }
+
+  private synchronized void interrupt(Thread self) {
+    stopped = true;
+    if (waiting) {
+      self.interrupt();
+    }
+  }
+
+  private synchronized boolean isStopped() {
+    return stopped;
   }
 }
