@@ -234,14 +234,21 @@ public final class SqliteEngine implements KvEngine {
   }
 
   /**
-   * Refuses, before SQLite opens it, a path that names a directory, and for writing a file that
-   * cannot be written: SQLite would open such a file read-only without a word, and every
-   * commit, sweep and queue delivery would then fail (docs/sqlite.md §10).
+   * Refuses, before SQLite opens it, a path that names a directory or lies in a directory that
+   * does not exist, and for writing a file that cannot be written: SQLite would open such a
+   * file read-only without a word, and every commit, sweep and queue delivery would then fail
+   * (docs/sqlite.md §10).
    */
   private static void refuseUnusable(Path path, boolean readOnly) {
     if (Files.isDirectory(path)) {
       throw new KvException("cannot open " + path + ": it is a directory, not a database file;"
           + " name a file, for example " + path.resolve("kv.sqlite3"));
+    }
+    Path parent = path.toAbsolutePath().getParent();
+    if (!Files.exists(path) && parent != null && !Files.isDirectory(parent)) {
+      // SQLite says only "unable to open database file"; it creates no directories.
+      throw new KvException("cannot " + (readOnly ? "open " : "create ") + path
+          + ": its directory " + parent + " does not exist");
     }
     if (readOnly) {
       return;

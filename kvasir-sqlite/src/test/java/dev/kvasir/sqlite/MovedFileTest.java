@@ -116,4 +116,16 @@ class MovedFileTest {
         .hasMessageContaining("it is a directory, not a database file")
         .hasMessageContaining(sub.resolve("kv.sqlite3").toString());
   }
+
+  @Test
+  void aFileInADirectoryThatDoesNotExist_isRefusedNamingTheDirectory() {
+    Path file = dir.resolve("missing").resolve("kv.sqlite3");
+    for (boolean readOnly : new boolean[] {false, true}) {
+      assertThatThrownBy(() -> SqliteEngine.open(
+          SqliteConfig.of(file.toString()).readOnly(readOnly)))
+          .isInstanceOf(KvException.class)
+          .hasMessageContaining("its directory " + dir.resolve("missing") + " does not exist");
+    }
+    assertThat(dir.resolve("missing")).doesNotExist();
+  }
 }
