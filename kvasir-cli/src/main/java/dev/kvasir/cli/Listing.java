@@ -122,8 +122,12 @@ final class Listing {
     err.flush();
   }
 
-  /** Whether standard output was closed under the walk. */
+  /**
+   * Whether the output was closed under the walk, looked at once more now: the walk looks only
+   * every {@link #CHECK_EVERY} entries, and a reader may go away before the last ones.
+   */
   boolean outputClosed() {
+    outputClosed = outputClosed || out.checkError();
     return outputClosed;
   }
 
@@ -138,7 +142,7 @@ final class Listing {
    * {@code tolerated} is false.
    */
   int exitCode(boolean tolerated) {
-    if (outputClosed) {
+    if (outputClosed()) {
       return Kvasir.PIPE_CLOSED;
     }
     if (corrupt > 0) {
