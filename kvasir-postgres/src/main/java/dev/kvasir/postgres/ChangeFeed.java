@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * feed promises right after {@code LISTEN} and renews the promise well before it runs out; a
  * renewal that finds the last promise already lapsed runs {@code onResync}, since commits in
  * the gap sent nothing.
+ *
+ * <p>An engine opened for reading only may not promise, and may run on a server that takes no
+ * {@code LISTEN} (a standby): its feed looks at the commit version every half second instead,
+ * and runs {@code onResync} when it moved (docs/postgres.md §4).
  */
 final class ChangeFeed implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
@@ -35,15 +39,19 @@ final class ChangeFeed implements AutoCloseable {
 
   private final Database db;
   private final Sql sql;
+  /** Neither listens nor promises (a write), but looks at the commit version every round. */
+  private final boolean readOnly;
   private final Consumer<Notification> onNotification;
   private final Runnable onResync;
   private volatile LongConsumer reconnects = n -> { };
   private Thread thread; // guarded by this
   private volatile boolean closed;
 
-  ChangeFeed(Database db, Sql sql, Consumer<Notification> onNotification, Runnable onResync) {
+  ChangeFeed(Database db, Sql sql, boolean readOnly, Consumer<Notification> onNotification,
+      Runnable onResync) {
     this.db = db;
     this.sql = sql;
+    this.readOnly = readOnly;
     this.onNotification = onNotification;
     this.onResync = onResync;
   }
@@ -66,20 +74,31 @@ final class ChangeFeed implements AutoCloseable {
   private void run() {
     for (int tries = 0; !closed; ) {
       try (Connection c = db.connection()) {
-        try (Statement s = c.createStatement()) {
-          s.execute("listen " + sql.channel);
+        if (!readOnly) {
+          try (Statement s = c.createStatement()) {
+            s.execute("listen " + sql.channel);
+          }
         }
         if (tries > 0) {
           LOG.info("Hearing other instances' commits on {} again", db.where());
         }
         tries = 0;
-        promiseToListen(c); // from here on, every commit notifies
+        long seen = readOnly ? commitVersion(c) : 0;
+        if (!readOnly) {
+          promiseToListen(c); // from here on, every commit notifies
+        }
         onResync.run(); // whatever happened before LISTEN took effect is looked at now
         long renewAt = System.nanoTime() + RENEW_NANOS;
         PGConnection pg = c.unwrap(PGConnection.class);
         while (!closed) {
           PGNotification[] received = pg.getNotifications(WAIT_MS);
-          if (System.nanoTime() - renewAt >= 0) {
+          if (readOnly) {
+            long version = commitVersion(c);
+            if (version != seen) {
+              seen = version;
+              onResync.run();
+            }
+          } else if (System.nanoTime() - renewAt >= 0) {
             renewAt = System.nanoTime() + RENEW_NANOS;
             if (!promiseToListen(c)) { // this thread stalled, or the server's clock jumped
               LOG.warn("The promise to hear commits on {} had lapsed before its renewal;"
@@ -123,6 +142,15 @@ final class ChangeFeed implements AutoCloseable {
       try (ResultSet r = p.executeQuery()) {
         return r.next() && r.getBoolean(1);
       }
+    }
+  }
+
+  /** The version of the last commit, as a reader may look at it. */
+  private long commitVersion(Connection c) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql.commitVersion);
+        ResultSet r = p.executeQuery()) {
+      r.next();
+      return r.getLong(1);
     }
   }
 

@@ -33,7 +33,8 @@ import javax.sql.DataSource;
  * through {@link dev.kvasir.Kv#open(String, KvOptions)} they are also the options {@code
  * postgres.schema}, {@code postgres.poolSize} and {@code postgres.retryTimeoutMs}. The option
  * {@code password} gives the password of a URL that leaves it out, so that it need not appear
- * on a command line ({@code kvasir serve --db-password-file}).
+ * on a command line ({@code kvasir serve --db-password-file}); {@code postgres.readOnly=true}
+ * opens it {@link #readOnly(boolean) for reading only}.
  */
 public final class PostgresConfig {
   private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -47,9 +48,10 @@ public final class PostgresConfig {
   private final String schema;
   private final int poolSize;
   private final Duration retryTimeout;
+  private final boolean readOnly;
 
   private PostgresConfig(String jdbcUrl, String user, String password, DataSource dataSource,
-      String schema, int poolSize, Duration retryTimeout) {
+      String schema, int poolSize, Duration retryTimeout, boolean readOnly) {
     this.jdbcUrl = jdbcUrl;
     this.user = user;
     this.password = password;
@@ -57,6 +59,7 @@ public final class PostgresConfig {
     this.schema = schema;
     this.poolSize = poolSize;
     this.retryTimeout = retryTimeout;
+    this.readOnly = readOnly;
   }
 
   /**
@@ -91,7 +94,7 @@ public final class PostgresConfig {
       sep = "&";
     }
     PostgresConfig c = new PostgresConfig(jdbc.toString(), user, password, null, "kvasir", 10,
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(30), false);
     if (schema != null) {
       c = c.schema(decode(schema));
     }
@@ -112,7 +115,8 @@ public final class PostgresConfig {
    */
   public static PostgresConfig of(DataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
-    return new PostgresConfig(null, null, null, dataSource, "kvasir", 10, Duration.ofSeconds(30));
+    return new PostgresConfig(null, null, null, dataSource, "kvasir", 10, Duration.ofSeconds(30),
+        false);
   }
 
   /**
@@ -126,13 +130,19 @@ public final class PostgresConfig {
     String secret = options.get(PostgresOptions.PASSWORD).orElse(null);
     if (secret != null) {
       c = new PostgresConfig(c.jdbcUrl, c.user, secret, null, c.schema, c.poolSize,
-          c.retryTimeout);
+          c.retryTimeout, c.readOnly);
     }
     String schema = options.get(PostgresOptions.SCHEMA).orElse(null);
     if (schema != null) {
       c = c.schema(schema);
     }
     c = c.poolSize((int) options.longValue(PostgresOptions.POOL_SIZE, c.poolSize));
+    String readOnly = options.get(PostgresOptions.READ_ONLY).orElse("false").trim();
+    if (!readOnly.equals("true") && !readOnly.equals("false")) {
+      throw new KvArgumentException(PostgresOptions.READ_ONLY + " must be true or false:"
+          + " received " + readOnly);
+    }
+    c = c.readOnly(readOnly.equals("true"));
     return c.retryTimeout(Duration.ofMillis(options.longValue(PostgresOptions.RETRY_TIMEOUT_MS,
         c.retryTimeout.toMillis())));
   }
@@ -144,7 +154,7 @@ public final class PostgresConfig {
           + " ([a-z_][a-z0-9_]*, at most 63 characters): received " + schema);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
-        retryTimeout);
+        retryTimeout, readOnly);
   }
 
   /**
@@ -156,7 +166,7 @@ public final class PostgresConfig {
       throw new KvArgumentException("poolSize must be 3 to 1000: received " + poolSize);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
-        retryTimeout);
+        retryTimeout, readOnly);
   }
 
   /** @throws KvArgumentException for a negative timeout */
@@ -165,7 +175,21 @@ public final class PostgresConfig {
       throw new KvArgumentException("retryTimeout must not be negative: " + retryTimeout);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
-        retryTimeout);
+        retryTimeout, readOnly);
+  }
+
+  /**
+   * For reading only, as a role with nothing but SELECT can: the schema must exist at this
+   * version (it is not created or upgraded), expired rows are left for a writing instance to
+   * delete, and commits and queue deliveries fail (docs/postgres.md §8).
+   */
+  public PostgresConfig readOnly(boolean readOnly) {
+    return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
+        retryTimeout, readOnly);
+  }
+
+  public boolean readOnly() {
+    return readOnly;
   }
 
   /** The JDBC URL, without user and password; {@code null} for a {@link DataSource}. */

@@ -79,9 +79,11 @@ public final class PostgresEngine implements KvEngine {
     this.db = db;
     this.sql = sql;
     this.commitLogRetentionMs = Math.max(120_000, 3 * config.retryTimeout().toMillis());
-    this.writer = new Writer(db, sql, instanceId, config.retryTimeout().toMillis());
+    this.writer = new Writer(db, sql, instanceId, config.retryTimeout().toMillis(),
+        config.readOnly());
     this.timer = new EngineTimer("kvasir-postgres-timer " + config.schema(), this::sweep);
-    this.feed = new ChangeFeed(db, sql, this::changedElsewhere, this::resync);
+    this.feed = new ChangeFeed(db, sql, config.readOnly(), this::changedElsewhere,
+        this::resync);
     this.queueStore = new PostgresQueue(this, db, writer, sql);
     this.queue = new LeasedQueue(queueStore, timer.executor());
     this.readPool = Executors.newFixedThreadPool(config.poolSize(), r -> {
@@ -100,7 +102,11 @@ public final class PostgresEngine implements KvEngine {
   public static PostgresEngine open(PostgresConfig config) {
     Database db = Database.open(config);
     try (Connection c = db.connection()) {
-      Schema.migrate(c, config.schema(), config.describe());
+      if (config.readOnly()) {
+        Schema.check(c, config.schema(), config.describe());
+      } else {
+        Schema.migrate(c, config.schema(), config.describe());
+      }
     } catch (SQLException e) {
       db.close();
       throw new KvException("cannot open " + config.describe() + ": " + e.getMessage(), e);
@@ -270,7 +276,8 @@ public final class PostgresEngine implements KvEngine {
    * next sweep.
    */
   private void sweep() {
-    if (state.isClosed()) {
+    // Reads leave expired rows out; a read-only instance leaves deleting them to a writer.
+    if (state.isClosed() || config.readOnly()) {
       return;
     }
     timer.sweepStarted();

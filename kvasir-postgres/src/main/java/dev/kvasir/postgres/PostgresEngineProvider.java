@@ -30,6 +30,11 @@ public final class PostgresEngineProvider implements EngineProvider {
   }
 
   @Override
+  public KvOptions readOnly(KvOptions options) {
+    return options.with(PostgresOptions.READ_ONLY, "true");
+  }
+
+  @Override
   public String displayName() {
     return "PostgreSQL";
   }

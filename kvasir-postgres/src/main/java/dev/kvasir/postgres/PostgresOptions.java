@@ -15,8 +15,10 @@ public final class PostgresOptions {
   static final String SCHEMA = "postgres.schema";
   static final String POOL_SIZE = "postgres.poolSize";
   static final String RETRY_TIMEOUT_MS = "postgres.retryTimeoutMs";
+  static final String READ_ONLY = "postgres.readOnly";
   /** Every option the engine reads. */
-  static final Set<String> NAMES = Set.of(PASSWORD, SCHEMA, POOL_SIZE, RETRY_TIMEOUT_MS);
+  static final Set<String> NAMES = Set.of(PASSWORD, SCHEMA, POOL_SIZE, RETRY_TIMEOUT_MS,
+      READ_ONLY);
 
   private static final PostgresOptions DEFAULTS = new PostgresOptions(KvOptions.defaults());
 
@@ -46,6 +48,11 @@ public final class PostgresOptions {
   public PostgresOptions retryTimeout(Duration timeout) {
     return new PostgresOptions(options.with(RETRY_TIMEOUT_MS,
         Long.toString(Objects.requireNonNull(timeout, "timeout").toMillis())));
+  }
+
+  /** See {@link PostgresConfig#readOnly(boolean)}. */
+  public PostgresOptions readOnly(boolean readOnly) {
+    return new PostgresOptions(options.with(READ_ONLY, Boolean.toString(readOnly)));
   }
 
   /** The options for {@code Kv.open} or {@code Kv.builder(…).options(…)}. */

@@ -92,6 +92,8 @@ final class Schema {
               + " default '-infinity'"));
 
   static final int VERSION = MIGRATIONS.size();
+  /** SQLSTATE {@code insufficient_privilege}. */
+  private static final String INSUFFICIENT_PRIVILEGE = "42501";
   private static final Set<String> TABLES = Set.of("kv", "data_version", "queue",
       "queue_running", "commit_log", "commit_ids", "migration_state");
 
@@ -146,7 +148,17 @@ final class Schema {
             + ") on conflict (k) do update set version = excluded.version");
       }
       c.commit();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException e) {
+      c.rollback();
+      if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+        throw new KvException(where + ": the role " + c.getMetaData().getUserName()
+            + " lacks a privilege (" + e.getMessage() + "). Creating or upgrading schema "
+            + schema + " takes CREATE on the database, or owning the schema; using it once its"
+            + " owner made it takes USAGE on it and SELECT, INSERT, UPDATE and DELETE on its"
+            + " tables", e);
+      }
+      throw e;
+    } catch (RuntimeException e) {
       c.rollback();
       throw e;
     } finally {
@@ -154,10 +166,48 @@ final class Schema {
     }
   }
 
+  /**
+   * The schema's tables and views, from the catalog rather than information_schema, which shows
+   * only those the role has a privilege on: a role without any would otherwise take a Kvasir
+   * schema for an empty one and try to create its tables (docs/postgres.md §8).
+   */
+  /**
+   * For an engine that only reads: checks that the schema holds Kvasir's tables at {@link
+   * #VERSION}, changing nothing (docs/postgres.md §8).
+   *
+   * @throws KvException if it does not, naming what is missing or which version it is at
+   */
+  static void check(Connection c, String schema, String where) throws SQLException {
+    Set<String> tables = tables(c, schema);
+    if (!tables.contains("migration_state")) {
+      throw new KvException(where + ": there is no Kvasir database in schema " + schema
+          + (tables.isEmpty() ? "" : " (it holds " + tables + ")") + "; opened for reading"
+          + " only, it is not created");
+    }
+    int version;
+    try {
+      version = storedVersion(c, schema);
+    } catch (SQLException e) {
+      if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+        throw new KvException(where + ": the role " + c.getMetaData().getUserName()
+            + " lacks a privilege (" + e.getMessage() + "). Reading schema " + schema
+            + " takes USAGE on it and SELECT on its tables", e);
+      }
+      throw e;
+    }
+    if (version != VERSION) {
+      throw new KvException(where + ": schema " + schema + " is at version " + version
+          + (version < VERSION ? "; open it once for writing, as a role that may change its"
+              + " tables, to upgrade it to version " + VERSION
+              : ", made by a newer Kvasir (this one knows up to " + VERSION + ")"));
+    }
+  }
+
   private static Set<String> tables(Connection c, String schema) throws SQLException {
     Set<String> out = new HashSet<>();
-    try (PreparedStatement p = c.prepareStatement(
-        "select table_name from information_schema.tables where table_schema = ?")) {
+    try (PreparedStatement p = c.prepareStatement("select c.relname from pg_catalog.pg_class c"
+        + " join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
+        + " where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm', 'f')")) {
       p.setString(1, schema);
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {

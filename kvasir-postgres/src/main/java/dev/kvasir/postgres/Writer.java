@@ -45,6 +45,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private final Sql sql;
   private final String instanceId;
   private final long retryTimeoutNanos;
+  private final boolean readOnly;
   private final CommitIds commitIds = new CommitIds();
   private Tx tx; // writer thread only
   private Tx.Backend orphan; // writer thread only
@@ -59,28 +60,42 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     }
   }
 
-  Writer(Database db, Sql sql, String instanceId, long retryTimeoutMs) {
+  Writer(Database db, Sql sql, String instanceId, long retryTimeoutMs, boolean readOnly) {
     super("kvasir-postgres-writer " + sql.schema, MAX_BATCH);
     this.db = db;
     this.sql = sql;
     this.instanceId = instanceId;
     this.retryTimeoutNanos = retryTimeoutMs * 1_000_000;
+    this.readOnly = readOnly;
     start();
   }
 
   /** Runs the task in the next group commit and waits until it committed. */
   <T> T execute(Task<T> task) {
+    refuseIfReadOnly();
     return submit(new Pending<>(task, null));
   }
 
   /** Commits an atomic write in the next group commit; empty if a check failed. */
   Optional<Commit.Applied> commit(AtomicWrite write) {
+    refuseIfReadOnly();
     return submit(commitJob(write));
   }
 
   /** As {@link #commit}, without waiting: the future completes once it committed. */
   CompletableFuture<Optional<Commit.Applied>> commitAsync(AtomicWrite write) {
+    try {
+      refuseIfReadOnly();
+    } catch (KvException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     return submitAsync(commitJob(write));
+  }
+
+  private void refuseIfReadOnly() {
+    if (readOnly) {
+      throw new KvException(db.where() + " is open for reading only (postgres.readOnly)");
+    }
   }
 
   private static Pending<Optional<Commit.Applied>> commitJob(AtomicWrite write) {

@@ -118,6 +118,40 @@ class PostgresSchemaIT {
   }
 
   @Test
+  void aRoleWithoutPrivileges_isToldWhichItNeeds_andServedOnceGranted() throws Exception {
+    String schema = TestPostgres.freshSchema("granted");
+    String role = schema + "_app";
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
+      s.execute("create role " + role + " login"); // no CREATE on the database
+    }
+    String admin = TestPostgres.url() + "?schema=" + schema;
+    String app = admin.replaceFirst("postgres@", role + "@");
+    assertThatThrownBy(() -> Kv.open(app)).isInstanceOf(KvException.class)
+        .hasMessageContaining("the role " + role + " lacks a privilege")
+        .hasMessageContaining("CREATE on the database");
+
+    try (Kv kv = Kv.open(admin)) {
+      kv.set(KvKey.of("made by"), "the owner");
+    }
+    // A Kvasir schema whose tables the role may not read was taken for an empty one, and its
+    // tables created again: "relation already exists".
+    assertThatThrownBy(() -> Kv.open(app)).isInstanceOf(KvException.class)
+        .hasMessageContaining("lacks a privilege")
+        .hasMessageContaining("USAGE on it and SELECT, INSERT, UPDATE and DELETE");
+
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
+      s.execute("grant usage on schema " + schema + " to " + role);
+      s.execute("grant select, insert, update, delete on all tables in schema " + schema
+          + " to " + role);
+    }
+    try (Kv kv = Kv.open(app)) {
+      assertThat(kv.get(KvKey.of("made by")).value()).isEqualTo("the owner");
+      kv.atomic().sum(KvKey.of("n"), 2).commit();
+      assertThat(kv.get(KvKey.of("n")).value()).isEqualTo(KvU64.of(2));
+    }
+  }
+
+  @Test
   void dataSource_isBorrowedFrom_andStaysUsableAfterClose() throws Exception {
     PGSimpleDataSource source = new PGSimpleDataSource();
     source.setUrl("jdbc:" + TestPostgres.url().replace("postgres@", ""));

@@ -1,0 +1,84 @@
+package dev.kvasir.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.WatchStream;
+import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvOptions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code postgres.readOnly}: what a role with nothing but SELECT can do (a backup's, a report's).
+ * Without it such a role could read, but every open tried to delete expired rows and warned of
+ * the refusal, and a watch looped on "permission denied" promising to listen.
+ */
+class PostgresReadOnlyIT {
+  private static final KvOptions READ_ONLY = PostgresOptions.defaults().readOnly(true).build();
+
+  @Test
+  void aSelectOnlyRole_reads_watches_andChangesNothing() throws Exception {
+    String schema = TestPostgres.freshSchema("reader");
+    String role = schema + "_ro";
+    String owner = TestPostgres.url() + "?schema=" + schema;
+    String reader = owner.replaceFirst("postgres@", role + "@");
+    try (Kv kv = Kv.open(owner)) {
+      kv.set(KvKey.of("greeting"), "hello");
+      kv.set(KvKey.of("brief"), "gone soon", Duration.ofMillis(300));
+    }
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
+      s.execute("create role " + role + " login");
+      s.execute("grant usage on schema " + schema + " to " + role);
+      s.execute("grant select on all tables in schema " + schema + " to " + role);
+    }
+    Thread.sleep(400); // the brief entry has expired; no writer is open to delete it
+
+    try (Kv kv = Kv.open(reader, READ_ONLY)) {
+      assertThat(kv.get(KvKey.of("greeting")).value()).isEqualTo("hello");
+      assertThat(kv.get(KvKey.of("brief")).exists()).isFalse();
+      assertThatThrownBy(() -> kv.set(KvKey.of("greeting"), "changed"))
+          .isInstanceOf(KvException.class).hasMessageContaining("open for reading only");
+      assertThat(rows(schema)).as("the expired row is left for a writer").isEqualTo(2);
+
+      try (WatchStream watch = kv.watch(List.of(KvKey.of("greeting")));
+          Kv writer = Kv.open(owner)) {
+        assertThat(watch.next().get(0).value()).isEqualTo("hello");
+        CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+        writer.set(KvKey.of("greeting"), "hello again");
+        assertThat(next.get(10, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
+      }
+    }
+  }
+
+  private static int rows(String schema) throws Exception {
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("select count(*) from " + schema + ".kv")) {
+      r.next();
+      return r.getInt(1);
+    }
+  }
+
+  @Test
+  void aSchemaThatIsNotThere_isNotCreated() throws Exception {
+    String schema = TestPostgres.freshSchema("absent");
+    assertThatThrownBy(() -> Kv.open(TestPostgres.url() + "?schema=" + schema, READ_ONLY))
+        .isInstanceOf(KvException.class)
+        .hasMessageContaining("there is no Kvasir database in schema " + schema);
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("select count(*) from pg_namespace where nspname = '"
+            + schema + "'")) {
+      r.next();
+      assertThat(r.getInt(1)).isZero();
+    }
+  }
+}
