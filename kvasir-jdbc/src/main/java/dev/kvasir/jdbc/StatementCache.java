@@ -81,8 +81,8 @@ public final class StatementCache implements AutoCloseable {
     clear();
     try {
       connection.close();
-    } catch (SQLException ignored) {
-      // closing anyway
+    } catch (SQLException | RuntimeException ignored) {
+      // closing anyway; a pool may fail on a connection it already dropped
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.kvasir.jdbc.TxTask;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Mutation;
 import dev.kvasir.spi.RawKey;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -364,8 +365,11 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private void evictConnection() {
     if (tx != null) {
       rollback(tx);
-      db.evict(tx.connection);
+      Connection c = tx.connection;
+      // Closed first, then evicted: HikariCP closes an evicted connection at once, and closing
+      // the proxy of one whose auto-commit we changed then fails inside the pool.
       dropConnection();
+      db.evict(c);
     }
   }
 
@@ -379,8 +383,9 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
 
   private void dropConnection() {
     if (tx != null) {
-      tx.close();
-      tx = null;
+      Tx dropped = tx;
+      tx = null; // whatever closing throws, the next batch opens a new connection
+      dropped.close();
     }
   }
 }
