@@ -167,11 +167,6 @@ final class Schema {
   }
 
   /**
-   * The schema's tables and views, from the catalog rather than information_schema, which shows
-   * only those the role has a privilege on: a role without any would otherwise take a Kvasir
-   * schema for an empty one and try to create its tables (docs/postgres.md §8).
-   */
-  /**
    * For an engine that only reads: checks that the schema holds Kvasir's tables at {@link
    * #VERSION}, changing nothing (docs/postgres.md §8).
    *
@@ -203,6 +198,11 @@ final class Schema {
     }
   }
 
+  /**
+   * The schema's tables and views, from the catalog rather than information_schema, which shows
+   * only those the role has a privilege on: a role without any would otherwise take a Kvasir
+   * schema for an empty one and try to create its tables (docs/postgres.md §8).
+   */
   private static Set<String> tables(Connection c, String schema) throws SQLException {
     Set<String> out = new HashSet<>();
     try (PreparedStatement p = c.prepareStatement("select c.relname from pg_catalog.pg_class c"
