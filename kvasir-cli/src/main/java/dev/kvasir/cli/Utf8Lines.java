@@ -13,9 +13,10 @@ import java.nio.charset.StandardCharsets;
  * Lines of a byte stream, each decoded as strict UTF-8 on its own, so that input that is not
  * UTF-8 is reported at its own line (a reader decoding ahead in blocks would report it at an
  * earlier one) instead of being turned into U+FFFD. Lines end with {@code \n}; a {@code \r}
- * before it is dropped. A line longer than {@link #MAX_LINE_BYTES} is refused as it is read, so
- * that a file that is not NDJSON (a database, an archive, one huge JSON array) ends the import
- * with a reason instead of filling the heap.
+ * before it is dropped, and so is a byte order mark before the first line. A line longer than
+ * {@link #MAX_LINE_BYTES} is refused as it is read, so that a file that is not NDJSON (a
+ * database, an archive, one huge JSON array) ends the import with a reason instead of filling
+ * the heap.
  */
 final class Utf8Lines {
   /**
@@ -29,6 +30,7 @@ final class Utf8Lines {
       .onMalformedInput(CodingErrorAction.REPORT)
       .onUnmappableCharacter(CodingErrorAction.REPORT);
   private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+  private boolean first = true;
 
   /** {@code in} should be buffered; it is read one byte at a time. */
   Utf8Lines(InputStream in) {
@@ -57,7 +59,16 @@ final class Utf8Lines {
     byte[] bytes = line.toByteArray();
     int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1
         : bytes.length;
-    return decoder.decode(ByteBuffer.wrap(bytes, 0, length)).toString();
+    String text = decoder.decode(ByteBuffer.wrap(bytes, 0, length)).toString();
+    if (first) {
+      first = false;
+      // A byte order mark, as some Windows tools write before UTF-8, which RFC 8259 lets a
+      // parser ignore; left in, the first line failed on an invisible character.
+      if (text.startsWith("\uFEFF")) {
+        return text.substring(1);
+      }
+    }
+    return text;
   }
 
   /** A line longer than {@link #MAX_LINE_BYTES}: the input is not NDJSON of entries. */
