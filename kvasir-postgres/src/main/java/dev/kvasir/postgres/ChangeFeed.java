@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An engine opened for reading only may not promise, and may run on a server that takes no
  * {@code LISTEN} (a standby): its feed looks at the commit version every half second instead,
- * and runs {@code onResync} when it moved (docs/postgres.md §4).
+ * and runs {@code onResync} when it moved (docs/postgres.md §4). So does the feed of an engine
+ * whose role turns out not to have the privilege to promise.
  */
 final class ChangeFeed implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
@@ -39,8 +40,11 @@ final class ChangeFeed implements AutoCloseable {
 
   private final Database db;
   private final Sql sql;
-  /** Neither listens nor promises (a write), but looks at the commit version every round. */
-  private final boolean readOnly;
+  /**
+   * Neither listens nor promises (a write), but looks at the commit version every round: opened
+   * for reading only, or found unable to promise. Feed thread only, after the constructor.
+   */
+  private boolean readOnly;
   private final Consumer<Notification> onNotification;
   private final Runnable onResync;
   private volatile LongConsumer reconnects = n -> { };
@@ -117,6 +121,16 @@ final class ChangeFeed implements AutoCloseable {
           }
         }
       } catch (SQLException | RuntimeException e) {
+        if (!closed && !readOnly && e instanceof SQLException refused
+            && Schema.INSUFFICIENT_PRIVILEGE.equals(refused.getSQLState())) {
+          // A role that may not write the promise: follow the version, as a read-only engine
+          // does, rather than reconnect and fail again forever.
+          readOnly = true;
+          LOG.warn("The role may not promise to listen on {} ({}); watchers follow the commit"
+              + " version every half second instead. Open it with postgres.readOnly=true",
+              db.where(), e.getMessage());
+          continue;
+        }
         if (!closed) {
           if (tries == 0) {
             reconnects.accept(1);

@@ -93,7 +93,7 @@ final class Schema {
 
   static final int VERSION = MIGRATIONS.size();
   /** SQLSTATE {@code insufficient_privilege}. */
-  private static final String INSUFFICIENT_PRIVILEGE = "42501";
+  static final String INSUFFICIENT_PRIVILEGE = "42501";
   private static final Set<String> TABLES = Set.of("kv", "data_version", "queue",
       "queue_running", "commit_log", "commit_ids", "migration_state");
 

@@ -9,6 +9,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.base.MeterSink;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -16,6 +17,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleConsumer;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +63,67 @@ class PostgresReadOnlyIT {
         assertThat(next.get(10, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
       }
     }
+  }
+
+  /**
+   * The same role opened without the option, as a Java application might: its watch tried to
+   * promise to listen, was refused, and reconnected to fail again, a warning each time, for as
+   * long as it watched.
+   */
+  @Test
+  void aSelectOnlyRole_openedForWriting_watchesWithoutReconnectingInALoop() throws Exception {
+    String schema = TestPostgres.freshSchema("unsaid");
+    String role = schema + "_ro";
+    String owner = TestPostgres.url() + "?schema=" + schema;
+    try (Kv kv = Kv.open(owner)) {
+      kv.set(KvKey.of("greeting"), "hello");
+    }
+    try (Connection c = TestPostgres.admin(); Statement s = c.createStatement()) {
+      s.execute("create role " + role + " login");
+      s.execute("grant usage on schema " + schema + " to " + role);
+      s.execute("grant select on all tables in schema " + schema + " to " + role);
+    }
+    AtomicLong reconnects = new AtomicLong();
+    try (Kv kv = Kv.open(owner.replaceFirst("postgres@", role + "@"));
+        Kv writer = Kv.open(owner)) {
+      kv.engine().bindMeters(counting("kvasir.postgres.reconnects", reconnects));
+      try (WatchStream watch = kv.watch(List.of(KvKey.of("greeting")))) {
+        assertThat(watch.next().get(0).value()).isEqualTo("hello");
+        Thread.sleep(3_000);
+        CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+        writer.set(KvKey.of("greeting"), "hello again");
+        assertThat(next.get(10, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
+      }
+    }
+    assertThat(reconnects.get()).as("connections lost").isZero();
+  }
+
+  /** A sink that adds up one counter and drops everything else. */
+  private static MeterSink counting(String name, AtomicLong total) {
+    return new MeterSink() {
+      @Override
+      public LongConsumer counter(String counter, String description, String... tags) {
+        return counter.equals(name) ? total::addAndGet : n -> { };
+      }
+
+      @Override
+      public void functionCounter(String counter, String description, DoubleSupplier value,
+          String... tags) {}
+
+      @Override
+      public DoubleConsumer summary(String summary, String description, String... tags) {
+        return v -> { };
+      }
+
+      @Override
+      public LongConsumer timer(String timer, String description, String... tags) {
+        return n -> { };
+      }
+
+      @Override
+      public void gauge(String gauge, String description, DoubleSupplier value,
+          String... tags) {}
+    };
   }
 
   private static int rows(String schema) throws Exception {
