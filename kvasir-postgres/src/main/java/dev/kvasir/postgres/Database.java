@@ -249,6 +249,16 @@ final class Database implements AutoCloseable {
     }
   }
 
+  /** Whether {@code e} or a cause is PostgreSQL's {@code insufficient_privilege}. */
+  static boolean privilegeRefused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && Schema.INSUFFICIENT_PRIVILEGE.equals(s.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static Failure classify(SQLException e) {
     if (e instanceof SQLTransientConnectionException) {
       return Failure.CONNECTION; // the pool could not get a connection in time

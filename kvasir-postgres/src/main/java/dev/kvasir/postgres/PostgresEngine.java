@@ -37,6 +37,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The scale-out engine: every Kvasir instance, on any machine, that opens the same PostgreSQL
@@ -57,6 +59,7 @@ import java.util.function.Consumer;
  * Thread-safe. Entry point: {@link #open(PostgresConfig)}, or {@code Kv.open("postgresql://…")}.
  */
 public final class PostgresEngine implements KvEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresEngine.class);
   /** Commit-log rows outlive any writer still settling a broken commit. */
   private final long commitLogRetentionMs;
 
@@ -73,6 +76,8 @@ public final class PostgresEngine implements KvEngine {
   private final OpenState state = new OpenState();
   /** Runs asynchronous reads: as many threads as the pool has connections. */
   private final ExecutorService readPool;
+  /** The role may not delete expired rows: sweeping is left to writing instances. */
+  private volatile boolean sweepRefused;
 
   private PostgresEngine(PostgresConfig config, Database db, Sql sql) {
     this.config = config;
@@ -277,7 +282,7 @@ public final class PostgresEngine implements KvEngine {
    */
   private void sweep() {
     // Reads leave expired rows out; a read-only instance leaves deleting them to a writer.
-    if (state.isClosed() || config.readOnly()) {
+    if (state.isClosed() || config.readOnly() || sweepRefused) {
       return;
     }
     timer.sweepStarted();
@@ -310,6 +315,14 @@ public final class PostgresEngine implements KvEngine {
     } catch (KvClosedException e) {
       return;
     } catch (KvException e) {
+      if (Database.privilegeRefused(e)) {
+        // Every later sweep would fail the same way, one warning each (docs/postgres.md §8).
+        sweepRefused = true;
+        LOG.warn("The role may not delete expired rows on {} ({}); reads leave them out, and a"
+            + " writing instance deletes them. Open it with postgres.readOnly=true", db.where(),
+            e.getMessage());
+        return;
+      }
       timer.sweepFailed(e); // unreachable for now: try again at the fallback time
     }
     // Other instances write expiring rows too; look again within a minute regardless.

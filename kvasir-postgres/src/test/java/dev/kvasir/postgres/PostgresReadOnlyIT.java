@@ -68,10 +68,11 @@ class PostgresReadOnlyIT {
   /**
    * The same role opened without the option, as a Java application might: its watch tried to
    * promise to listen, was refused, and reconnected to fail again, a warning each time, for as
-   * long as it watched.
+   * long as it watched; and each commit with an expiry that it heard of scheduled a sweep that
+   * failed, a warning each.
    */
   @Test
-  void aSelectOnlyRole_openedForWriting_watchesWithoutReconnectingInALoop() throws Exception {
+  void aSelectOnlyRole_openedForWriting_neitherReconnectsNorSweepsInALoop() throws Exception {
     String schema = TestPostgres.freshSchema("unsaid");
     String role = schema + "_ro";
     String owner = TestPostgres.url() + "?schema=" + schema;
@@ -84,26 +85,37 @@ class PostgresReadOnlyIT {
       s.execute("grant select on all tables in schema " + schema + " to " + role);
     }
     AtomicLong reconnects = new AtomicLong();
+    AtomicLong failedSweeps = new AtomicLong();
     try (Kv kv = Kv.open(owner.replaceFirst("postgres@", role + "@"));
         Kv writer = Kv.open(owner)) {
-      kv.engine().bindMeters(counting("kvasir.postgres.reconnects", reconnects));
+      kv.engine().bindMeters(counting(reconnects, failedSweeps));
       try (WatchStream watch = kv.watch(List.of(KvKey.of("greeting")))) {
         assertThat(watch.next().get(0).value()).isEqualTo("hello");
-        Thread.sleep(3_000);
+        for (int i = 0; i < 10; i++) {
+          writer.set(KvKey.of("brief", i), i, Duration.ofMillis(300));
+          Thread.sleep(300);
+        }
         CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
         writer.set(KvKey.of("greeting"), "hello again");
         assertThat(next.get(10, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
       }
     }
     assertThat(reconnects.get()).as("connections lost").isZero();
+    assertThat(failedSweeps.get()).as("failed sweeps").isZero();
   }
 
-  /** A sink that adds up one counter and drops everything else. */
-  private static MeterSink counting(String name, AtomicLong total) {
+  /** A sink that adds up lost connections and failed sweeps, and drops everything else. */
+  private static MeterSink counting(AtomicLong reconnects, AtomicLong failedSweeps) {
     return new MeterSink() {
       @Override
       public LongConsumer counter(String counter, String description, String... tags) {
-        return counter.equals(name) ? total::addAndGet : n -> { };
+        if (counter.equals("kvasir.postgres.reconnects")) {
+          return reconnects::addAndGet;
+        }
+        if (counter.equals("kvasir.engine.sweeps") && List.of(tags).contains("failed")) {
+          return failedSweeps::addAndGet;
+        }
+        return n -> { };
       }
 
       @Override
