@@ -121,8 +121,7 @@ final class ChangeFeed implements AutoCloseable {
           }
         }
       } catch (SQLException | RuntimeException e) {
-        if (!closed && !readOnly && e instanceof SQLException refused
-            && Schema.INSUFFICIENT_PRIVILEGE.equals(refused.getSQLState())) {
+        if (!closed && !readOnly && Database.privilegeRefused(e)) {
           // A role that may not write the promise: follow the version, as a read-only engine
           // does, rather than reconnect and fail again forever.
           readOnly = true;
