@@ -245,19 +245,12 @@ final class DagCommands {
     @Override
     public Integer call() throws Exception {
       DagStore store = open(true);
-      long blocks;
       // Written aside and renamed once whole, as kvasir export does (docs/backup.md §7).
-      Path partial = file.resolveSibling(file.getFileName() + ".partial");
-      try {
+      long blocks = FileMoves.writeAside(file, ".partial", partial -> {
         try (OutputStream out = Files.newOutputStream(partial)) {
-          blocks = Car.export(store.blocks(), store.root(), out);
+          return Car.export(store.blocks(), store.root(), out);
         }
-        FileMoves.sync(partial);
-        FileMoves.replace(partial, file);
-      } catch (Exception e) {
-        Files.deleteIfExists(partial);
-        throw e;
-      }
+      });
       spec.commandLine().getErr().println(blocks + " blocks written to " + file);
       out().println(store.root());
       return 0;

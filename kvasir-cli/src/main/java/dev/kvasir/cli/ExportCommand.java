@@ -50,17 +50,9 @@ final class ExportCommand extends DbCommand {
     // Written aside and renamed once complete (docs/backup.md §7): an export that fails or is
     // killed leaves no file at FILE that looks like a whole export, and an earlier one there
     // stays as it was.
-    Path partial = output.resolveSibling(output.getFileName() + ".partial-"
-        + ProcessHandle.current().pid());
-    int exit;
-    try {
-      exit = export(kv, new PrintWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8)));
-      FileMoves.sync(partial);
-      FileMoves.replace(partial, output);
-    } catch (Exception | Error e) {
-      Files.deleteIfExists(partial);
-      throw e;
-    }
+    int exit = FileMoves.writeAside(output, ".partial-" + ProcessHandle.current().pid(),
+        partial -> export(kv, new PrintWriter(
+            Files.newBufferedWriter(partial, StandardCharsets.UTF_8))));
     err().println("exported " + exported + " entries to " + output);
     return exit;
   }

@@ -15,6 +15,32 @@ import java.nio.file.StandardOpenOption;
 final class FileMoves {
   private FileMoves() {}
 
+  /** What writes a file, given the path to write it at. */
+  interface Writing<T, E extends Exception> {
+    T write(Path file) throws E, IOException;
+  }
+
+  /**
+   * Has {@code writing} write {@code target} beside it, under its name with {@code suffix}
+   * added, then syncs that file and renames it to {@code target}. If anything fails, the file
+   * written aside is removed and {@code target} stays as it was.
+   *
+   * @return what {@code writing} returned
+   */
+  static <T, E extends Exception> T writeAside(Path target, String suffix,
+      Writing<T, E> writing) throws E, IOException {
+    Path partial = target.resolveSibling(target.getFileName() + suffix);
+    try {
+      T result = writing.write(partial);
+      sync(partial);
+      replace(partial, target);
+      return result;
+    } catch (Throwable failed) {
+      Files.deleteIfExists(partial);
+      throw failed;
+    }
+  }
+
   /** Flushes {@code file}'s content to the device. */
   static void sync(Path file) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {

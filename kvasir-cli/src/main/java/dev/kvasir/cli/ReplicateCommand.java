@@ -43,18 +43,11 @@ final class ReplicateCommand implements Callable<Integer> {
     if (isCar(source) && isCar(target)) {
       throw new IllegalArgumentException("one of SOURCE and TARGET must be a dag:DIR");
     } else if (isCar(target)) {
-      Path car = Path.of(target);
-      Path partial = car.resolveSibling(car.getFileName() + ".partial");
-      try {
+      result = FileMoves.writeAside(Path.of(target), ".partial", partial -> {
         try (OutputStream out = Files.newOutputStream(partial)) {
-          result = Replication.toCar(DagLocation.directory(source), out);
+          return Replication.toCar(DagLocation.directory(source), out);
         }
-        FileMoves.sync(partial);
-        FileMoves.replace(partial, car);
-      } catch (IOException | RuntimeException e) {
-        Files.deleteIfExists(partial);
-        throw e;
-      }
+      });
     } else if (isCar(source)) {
       try (InputStream in = Files.newInputStream(Path.of(source))) {
         result = Replication.fromCar(in, DagLocation.directory(target));
