@@ -2,8 +2,6 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvasir.Kv;
-import dev.kvasir.KvKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,16 +25,8 @@ class KilledExportIT {
   @BeforeEach
   void database() {
     kvasir = new Jar(dir);
-    try (Kv kv = Kv.open(dir.resolve("app.sqlite3").toString())) {
-      for (int c = 0; c < ENTRIES / 1_000; c++) {
-        var op = kv.atomic();
-        for (int i = 0; i < 1_000; i++) {
-          op.set(KvKey.of("k", c * 1_000 + i), "a value long enough to take some writing "
-              + (c * 1_000 + i));
-        }
-        op.commit();
-      }
-    }
+    Entries.write(dir.resolve("app.sqlite3").toString(), ENTRIES,
+        "a value long enough to take some writing ");
   }
 
   @Test

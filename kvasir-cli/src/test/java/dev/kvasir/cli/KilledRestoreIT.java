@@ -29,15 +29,7 @@ class KilledRestoreIT {
   @BeforeEach
   void backup() {
     kvasir = new Jar(dir);
-    try (Kv kv = Kv.open("dag:" + dir.resolve("bk"))) {
-      for (int c = 0; c < ENTRIES / 1_000; c++) {
-        var op = kv.atomic();
-        for (int i = 0; i < 1_000; i++) {
-          op.set(KvKey.of("k", c * 1_000 + i), "value " + (c * 1_000 + i));
-        }
-        op.commit();
-      }
-    }
+    Entries.write("dag:" + dir.resolve("bk"), ENTRIES, "value ");
   }
 
   @Test

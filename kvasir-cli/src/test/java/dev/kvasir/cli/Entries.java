@@ -1,0 +1,25 @@
+package dev.kvasir.cli;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+
+/** Databases for the tests that kill a command half-way: many entries, written in batches. */
+final class Entries {
+  private Entries() {}
+
+  /**
+   * Writes {@code count} entries {@code ["k", i]} with the value {@code prefix + i} to the
+   * database at {@code location}, a thousand to a commit.
+   */
+  static void write(String location, int count, String prefix) {
+    try (Kv kv = Kv.open(location)) {
+      for (int c = 0; c < count / 1_000; c++) {
+        var op = kv.atomic();
+        for (int i = 0; i < 1_000; i++) {
+          op.set(KvKey.of("k", c * 1_000 + i), prefix + (c * 1_000 + i));
+        }
+        op.commit();
+      }
+    }
+  }
+}
