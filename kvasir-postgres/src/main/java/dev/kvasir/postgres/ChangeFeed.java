@@ -87,7 +87,7 @@ final class ChangeFeed implements AutoCloseable {
           LOG.info("Hearing other instances' commits on {} again", db.where());
         }
         tries = 0;
-        long seen = readOnly ? commitVersion(c) : 0;
+        long seen = readOnly ? Reads.commitVersion(c, sql) : 0;
         if (!readOnly) {
           promiseToListen(c); // from here on, every commit notifies
         }
@@ -97,7 +97,7 @@ final class ChangeFeed implements AutoCloseable {
         while (!closed) {
           PGNotification[] received = pg.getNotifications(WAIT_MS);
           if (readOnly) {
-            long version = commitVersion(c);
+            long version = Reads.commitVersion(c, sql);
             if (version != seen) {
               seen = version;
               onResync.run();
@@ -155,15 +155,6 @@ final class ChangeFeed implements AutoCloseable {
       try (ResultSet r = p.executeQuery()) {
         return r.next() && r.getBoolean(1);
       }
-    }
-  }
-
-  /** The version of the last commit, as a reader may look at it. */
-  private long commitVersion(Connection c) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement(sql.commitVersion);
-        ResultSet r = p.executeQuery()) {
-      r.next();
-      return r.getLong(1);
     }
   }
 

@@ -249,10 +249,10 @@ final class Database implements AutoCloseable {
     }
   }
 
-  /** Whether {@code e} or a cause is PostgreSQL's {@code insufficient_privilege}. */
+  /** Whether {@code e} or a cause is PostgreSQL's {@code insufficient_privilege} (42501). */
   static boolean privilegeRefused(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException s && Schema.INSUFFICIENT_PRIVILEGE.equals(s.getSQLState())) {
+      if (t instanceof SQLException s && "42501".equals(s.getSQLState())) {
         return true;
       }
     }

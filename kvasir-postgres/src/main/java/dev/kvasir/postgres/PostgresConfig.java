@@ -137,12 +137,7 @@ public final class PostgresConfig {
       c = c.schema(schema);
     }
     c = c.poolSize((int) options.longValue(PostgresOptions.POOL_SIZE, c.poolSize));
-    String readOnly = options.get(PostgresOptions.READ_ONLY).orElse("false").trim();
-    if (!readOnly.equals("true") && !readOnly.equals("false")) {
-      throw new KvArgumentException(PostgresOptions.READ_ONLY + " must be true or false:"
-          + " received " + readOnly);
-    }
-    c = c.readOnly(readOnly.equals("true"));
+    c = c.readOnly(options.booleanValue(PostgresOptions.READ_ONLY, false));
     return c.retryTimeout(Duration.ofMillis(options.longValue(PostgresOptions.RETRY_TIMEOUT_MS,
         c.retryTimeout.toMillis())));
   }

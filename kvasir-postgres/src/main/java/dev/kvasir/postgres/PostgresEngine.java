@@ -151,7 +151,7 @@ public final class PostgresEngine implements KvEngine {
       c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       c.setReadOnly(true);
       try {
-        long version = commitVersion(c);
+        long version = Reads.commitVersion(c, sql);
         try (PreparedStatement p = c.prepareStatement(sql.dumpLive)) {
           p.setFetchSize(1000);
           JdbcRows.dump(p, System.currentTimeMillis(), sink);
@@ -170,14 +170,7 @@ public final class PostgresEngine implements KvEngine {
   @Override
   public long committedVersion() {
     ensureOpen();
-    return db.run("read the version", this::commitVersion);
-  }
-
-  private long commitVersion(Connection c) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement(sql.commitVersion);
-        ResultSet r = p.executeQuery()) {
-      return r.next() ? r.getLong(1) : 0;
-    }
+    return db.run("read the version", c -> Reads.commitVersion(c, sql));
   }
 
   @Override

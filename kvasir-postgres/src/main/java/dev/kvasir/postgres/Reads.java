@@ -33,6 +33,14 @@ final class Reads {
     return allExactKeys(ranges) ? exactKeys(c, sql, ranges, now) : union(c, sql, ranges, now);
   }
 
+  /** The version of the last commit ({@code data_version}), as any role that may read sees it. */
+  static long commitVersion(Connection c, Sql sql) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql.commitVersion);
+        ResultSet r = p.executeQuery()) {
+      return r.next() ? r.getLong(1) : 0;
+    }
+  }
+
   private static boolean allExactKeys(List<ReadRange> ranges) {
     return ranges.stream().allMatch(ReadRange::isOneKey);
   }

@@ -92,8 +92,6 @@ final class Schema {
               + " default '-infinity'"));
 
   static final int VERSION = MIGRATIONS.size();
-  /** SQLSTATE {@code insufficient_privilege}. */
-  static final String INSUFFICIENT_PRIVILEGE = "42501";
   private static final Set<String> TABLES = Set.of("kv", "data_version", "queue",
       "queue_running", "commit_log", "commit_ids", "migration_state");
 
@@ -150,12 +148,10 @@ final class Schema {
       c.commit();
     } catch (SQLException e) {
       c.rollback();
-      if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
-        throw new KvException(where + ": the role " + c.getMetaData().getUserName()
-            + " lacks a privilege (" + e.getMessage() + "). Creating or upgrading schema "
-            + schema + " takes CREATE on the database, or owning the schema; using it once its"
-            + " owner made it takes USAGE on it and SELECT, INSERT, UPDATE and DELETE on its"
-            + " tables", e);
+      if (Database.privilegeRefused(e)) {
+        throw lacksPrivilege(c, where, e, "Creating or upgrading schema " + schema + " takes"
+            + " CREATE on the database, or owning the schema; using it once its owner made it"
+            + " takes USAGE on it and SELECT, INSERT, UPDATE and DELETE on its tables");
       }
       throw e;
     } catch (RuntimeException e) {
@@ -183,10 +179,9 @@ final class Schema {
     try {
       version = storedVersion(c, schema);
     } catch (SQLException e) {
-      if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
-        throw new KvException(where + ": the role " + c.getMetaData().getUserName()
-            + " lacks a privilege (" + e.getMessage() + "). Reading schema " + schema
-            + " takes USAGE on it and SELECT on its tables", e);
+      if (Database.privilegeRefused(e)) {
+        throw lacksPrivilege(c, where, e, "Reading schema " + schema + " takes USAGE on it and"
+            + " SELECT on its tables");
       }
       throw e;
     }
@@ -196,6 +191,13 @@ final class Schema {
               + " tables, to upgrade it to version " + VERSION
               : ", made by a newer Kvasir (this one knows up to " + VERSION + ")"));
     }
+  }
+
+  /** The error for {@code refused}: the role, PostgreSQL's words, what the use {@code takes}. */
+  private static KvException lacksPrivilege(Connection c, String where, SQLException refused,
+      String takes) throws SQLException {
+    return new KvException(where + ": the role " + c.getMetaData().getUserName()
+        + " lacks a privilege (" + refused.getMessage() + "). " + takes, refused);
   }
 
   /**
