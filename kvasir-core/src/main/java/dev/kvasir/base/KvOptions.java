@@ -59,6 +59,24 @@ public final class KvOptions {
   }
 
   /**
+   * A {@code true}/{@code false} option, or {@code fallback} when it is not set.
+   *
+   * @throws KvArgumentException naming the option if it is neither
+   */
+  public boolean booleanValue(String name, boolean fallback) {
+    String v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    return switch (v.trim()) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new KvArgumentException(name + " must be true or false: received "
+          + v.trim());
+    };
+  }
+
+  /**
    * This, if every option set is one of {@code known}; an engine calls it as it opens, so that
    * a misspelt option ({@code sqlite.synchronus}) is refused rather than ignored.
    *

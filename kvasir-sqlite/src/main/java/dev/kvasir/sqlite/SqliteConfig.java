@@ -75,12 +75,7 @@ public final class SqliteConfig {
       }
     }
     c = c.readers((int) options.longValue(SqliteOptions.READERS, c.readers));
-    String readOnly = options.get(SqliteOptions.READ_ONLY).orElse("false").trim();
-    if (!readOnly.equals("true") && !readOnly.equals("false")) {
-      throw new KvArgumentException(SqliteOptions.READ_ONLY + " must be true or false:"
-          + " received " + readOnly);
-    }
-    c = c.readOnly(readOnly.equals("true"));
+    c = c.readOnly(options.booleanValue(SqliteOptions.READ_ONLY, false));
     return c.busyTimeout(Duration.ofMillis(options.longValue(SqliteOptions.BUSY_TIMEOUT_MS,
         c.busyTimeout.toMillis())));
   }
