@@ -92,13 +92,13 @@ final class DatabaseOption {
     if (token != null && !token.isEmpty()) {
       options = options.with("accessToken", token);
     }
-    // Likewise the password file that serve's configuration names, for PostgreSQL only.
+    // Likewise the password file that serve's configuration names, for an engine that logs in.
     String envPasswordFile = System.getenv("KVASIR_DB_PASSWORD_FILE");
     Path password = passwordFile != null ? passwordFile
-        : engine.name().equals("postgres") && envPasswordFile != null && !envPasswordFile.isEmpty()
+        : engine.takesPassword() && envPasswordFile != null && !envPasswordFile.isEmpty()
             ? Path.of(envPasswordFile) : null;
     if (password != null) {
-      options = options.with("password", Secrets.firstLine(password, "database password"));
+      options = options.with("password", Secrets.databasePassword(password, engine, where));
     }
     if (remote) {
       if (timeout.isZero()) {

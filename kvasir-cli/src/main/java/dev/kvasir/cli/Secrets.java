@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,5 +24,22 @@ final class Secrets {
       throw new IllegalArgumentException("cannot read the " + what + " from " + file + ": "
           + e.getMessage());
     }
+  }
+
+  /**
+   * The database password from the first line of {@code file}, for an engine that logs in with
+   * one.
+   *
+   * @throws IllegalArgumentException for an engine that takes no password (a SQLite file, say),
+   *     rather than let that engine call it an unknown option
+   */
+  static String databasePassword(Path file, EngineProvider engine, String location) {
+    if (!engine.takesPassword()) {
+      throw new IllegalArgumentException("a database password file (--db-password-file or"
+          + " KVASIR_DB_PASSWORD_FILE) is for a database that logs in with a password, such as"
+          + " postgresql://; the " + engine.displayName() + " database "
+          + engine.describe(location) + " takes none");
+    }
+    return firstLine(file, "database password");
   }
 }

@@ -176,7 +176,6 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ServeTokens tokens;
-    String dbPassword;
     String metricsToken;
     try {
       if (config != null) {
@@ -186,8 +185,6 @@ final class ServeCommand implements Callable<Integer> {
       checkRanges();
       checkTls();
       tokens = ServeTokens.resolve(accessToken, accessTokenFile, tokensFile);
-      dbPassword = dbPasswordFile == null ? null
-          : Secrets.firstLine(dbPasswordFile, "database password");
       metricsToken = metricsTokenFile == null ? null
           : Secrets.firstLine(metricsTokenFile, "metrics token");
     } catch (IllegalArgumentException e) {
@@ -198,8 +195,16 @@ final class ServeCommand implements Callable<Integer> {
     String served;
     try {
       EngineProvider provider = Engines.provider(location);
-      KvOptions options = dbPassword == null ? KvOptions.defaults()
-          : KvOptions.defaults().with("password", dbPassword);
+      KvOptions options = KvOptions.defaults();
+      if (dbPasswordFile != null) {
+        try {
+          options = options.with("password",
+              Secrets.databasePassword(dbPasswordFile, provider, location));
+        } catch (IllegalArgumentException e) {
+          err.println("error: " + e.getMessage());
+          return Kvasir.USAGE;
+        }
+      }
       engine = provider.open(location, readOnly ? provider.readOnly(options) : options);
       served = provider.describe(location);
     } catch (IllegalArgumentException | KvException e) {

@@ -73,6 +73,11 @@ class CliEnvironmentIT {
       // The variable is for PostgreSQL: a local file beside it still opens.
       Jar.Run file = kvasir.run(shell, "set", "--db", "local.sqlite3", "[\"k\"]", "2");
       assertThat(file.exit()).as(file.err()).isZero();
+      // Named on the command line for such a file, it is a mistake, and said to be one.
+      Jar.Run named = kvasir.run("set", "--db", "local.sqlite3", "--db-password-file",
+          secret.toString(), "[\"k\"]", "3");
+      assertThat(named.exit()).isEqualTo(Kvasir.USAGE);
+      assertThat(named.err()).contains("is for a database that logs in with a password");
     }
   }
 

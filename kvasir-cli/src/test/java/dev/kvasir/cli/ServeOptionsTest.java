@@ -57,6 +57,21 @@ class ServeOptionsTest {
   }
 
   @Test
+  void aPasswordFileForASqliteFile_isAUsageError_notAnUnknownOption() throws Exception {
+    StringWriter err = new StringWriter();
+    Path db = dir.resolve("never.sqlite3");
+    Path password = Files.writeString(dir.resolve("password"), "secret\n");
+    int status = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(err)).execute("serve", "--db", db.toString(), "--port", "0",
+            "--db-password-file", password.toString());
+    assertThat(status).isEqualTo(Kvasir.USAGE);
+    assertThat(err.toString()).contains("error: a database password file (--db-password-file or"
+        + " KVASIR_DB_PASSWORD_FILE) is for a database that logs in with a password, such as"
+        + " postgresql://; the SQLite database " + db + " takes none");
+    assertThat(Files.exists(db)).isFalse();
+  }
+
+  @Test
   void eachOption_defaultsToItsEnvironmentVariable() {
     var serve = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
         new PrintWriter(new StringWriter())).getSubcommands().get("serve").getCommandSpec();

@@ -54,4 +54,12 @@ public interface EngineProvider {
   default KvOptions readOnly(KvOptions options) {
     return options;
   }
+
+  /**
+   * Whether the engine logs in to a server with a {@code password} option, so that the
+   * command line's {@code --db-password-file} means something to it; by default it does not.
+   */
+  default boolean takesPassword() {
+    return false;
+  }
 }

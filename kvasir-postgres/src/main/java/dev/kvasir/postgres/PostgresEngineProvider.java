@@ -35,6 +35,11 @@ public final class PostgresEngineProvider implements EngineProvider {
   }
 
   @Override
+  public boolean takesPassword() {
+    return true;
+  }
+
+  @Override
   public String displayName() {
     return "PostgreSQL";
   }
