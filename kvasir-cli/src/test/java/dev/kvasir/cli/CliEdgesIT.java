@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -250,6 +251,23 @@ class CliEdgesIT {
     } finally {
       new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start()
           .waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aFileTheUserMayNotRead_isNamedSo_forReadingAndForWriting() throws Exception {
+    assertThat(kvasir.run("set", "[\"a\"]", "\"here\"").exit()).isZero();
+    Path db = dir.resolve("kvasir.sqlite3");
+    Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("---------"));
+    Jar user = kvasir.unprivileged();
+    // SQLite said only "unable to open database file", and opening for writing advised
+    // opening read-only, which fails the same way.
+    for (String[] command : List.of(new String[] {"get", "[\"a\"]"},
+        new String[] {"set", "[\"b\"]", "1"})) {
+      Jar.Run run = user.run(command);
+      assertThat(run.exit()).as(run.err()).isEqualTo(Kvasir.DATABASE_ERROR);
+      assertThat(run.err()).contains("cannot open ./kvasir.sqlite3: the user ")
+          .contains(" may not read it (its permissions)").doesNotContain("read-only");
     }
   }
 }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +20,33 @@ final class Jar {
   record Run(int exit, String out, String err) {}
 
   private final Path dir;
+  private final Path jar;
+  private final List<String> asUser;
 
   Jar(Path dir) {
+    this(dir, JAR, List.of());
+  }
+
+  private Jar(Path dir, Path jar, List<String> asUser) {
     this.dir = dir;
+    this.jar = jar;
+    this.asUser = asUser;
+  }
+
+  /**
+   * The same commands, run as a user whom file permissions stop: when the tests run as root
+   * (whom they do not stop), as {@code nobody} through {@code setpriv}, with a copy of the jar
+   * in the working directory and that directory opened to every user; otherwise as this user.
+   */
+  Jar unprivileged() throws IOException {
+    if (!"root".equals(System.getProperty("user.name"))) {
+      return this;
+    }
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path copy = Files.copy(JAR, dir.resolve("kvasir.jar"), StandardCopyOption.REPLACE_EXISTING);
+    Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
+    return new Jar(dir, copy,
+        List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"));
   }
 
   Run run(String... args) throws Exception {
@@ -55,9 +81,9 @@ final class Jar {
   }
 
   private Process start(Map<String, String> env, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-        JAR.toString()));
+    List<String> command = new ArrayList<>(asUser);
+    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-jar", jar.toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     // The commands take defaults from KVASIR_* variables; a developer's shell must not set them.

@@ -234,8 +234,9 @@ public final class SqliteEngine implements KvEngine {
   }
 
   /**
-   * Refuses, before SQLite opens it, a path that names a directory or lies in a directory that
-   * does not exist, and for writing a file that cannot be written: SQLite would open such a
+   * Refuses, before SQLite opens it, a path that names a directory, lies in a directory that
+   * does not exist or names a file that cannot be read, and for writing a file that cannot be
+   * written: SQLite would open such a
    * file read-only without a word, and every commit, sweep and queue delivery would then fail
    * (docs/sqlite.md §10).
    */
@@ -249,6 +250,11 @@ public final class SqliteEngine implements KvEngine {
       // SQLite says only "unable to open database file"; it creates no directories.
       throw new KvException("cannot " + (readOnly ? "open " : "create ") + path
           + ": its directory " + parent + " does not exist");
+    }
+    if (Files.exists(path) && !Files.isReadable(path)) {
+      // SQLite says only "unable to open database file"; read-only would not help either.
+      throw new KvException("cannot open " + path + ": the user "
+          + System.getProperty("user.name") + " may not read it (its permissions)");
     }
     if (readOnly) {
       return;
