@@ -8,6 +8,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.testkit.InstalledJdks;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -121,6 +122,23 @@ class DistributionIT {
     assertThat(serve.exitValue()).as("a clean stop").isZero();
     Run gone = run(home, Map.of(), "ready", url);
     assertThat(gone.exit()).as("nobody answers").isEqualTo(3);
+  }
+
+  @Test
+  void aCommand_writesNothingToStandardError_onJava17_norOnNewerOnes() throws Exception {
+    // Java 24 and later warn of the SQLite driver's native library unless it is allowed.
+    Path home = unpack();
+    List<Path> javas = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+        "java")));
+    javas.addAll(InstalledJdks.javasFrom(22));
+    for (Path java : javas) {
+      String javaHome = java.getParent().getParent().toString();
+      Run set = run(home, Map.of("JAVA_HOME", javaHome), "set", "--db",
+          dir.resolve("kv.sqlite3").toString(), "[\"k\"]", "1");
+      assertThat(set.exit()).as(javaHome + ": " + set.err()).isZero();
+      assertThat(set.err()).as(javaHome).isEmpty();
+    }
+    System.out.println("ran bin/kvasir on " + javas);
   }
 
   private Path unpack() throws Exception {
