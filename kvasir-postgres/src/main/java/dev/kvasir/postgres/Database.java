@@ -8,11 +8,14 @@ import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.base.MeterSink;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongConsumer;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -66,6 +69,8 @@ final class Database implements AutoCloseable {
   private final Duration retryTimeout;
   private final String where;
   private volatile boolean closed;
+  /** The server's {@code idle_session_timeout} for our sessions in ms; 0 for none. */
+  private volatile long idleSessionTimeoutMs;
 
   private Database(DataSource source, HikariDataSource owned, Duration retryTimeout,
       String where) {
@@ -143,6 +148,30 @@ final class Database implements AutoCloseable {
    * new one (docs/postgres.md §7). A caller's own pool gets the connection back; it must drop
    * such connections itself.
    */
+  /**
+   * Reads the {@code idle_session_timeout} that the server applies to this role's sessions, and
+   * has the pool this engine made retire each connection before the server would end it for
+   * idleness, so that neither a read nor HikariCP's check meets an ended session
+   * (docs/postgres.md §7). HikariCP retires connections no sooner than 30 s after they open.
+   */
+  void learnIdleSessionTimeout(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
+        "select setting::bigint from pg_settings where name = 'idle_session_timeout'")) {
+      idleSessionTimeoutMs = r.next() ? r.getLong(1) : 0; // no such setting before 14
+    }
+    long lifetime = idleSessionTimeoutMs * 3 / 4;
+    if (owned != null && idleSessionTimeoutMs > 0 && lifetime >= 30_000
+        && lifetime < owned.getMaxLifetime()) {
+      owned.getHikariConfigMXBean().setMaxLifetime(lifetime);
+      owned.getHikariPoolMXBean().softEvictConnections(); // those made before: retire them now
+    }
+  }
+
+  /** The server's {@code idle_session_timeout} in ms, 0 for none, as last learnt. */
+  long idleSessionTimeoutMs() {
+    return idleSessionTimeoutMs;
+  }
+
   void evict(Connection c) {
     if (owned != null) {
       owned.evictConnection(c);
@@ -191,7 +220,7 @@ final class Database implements AutoCloseable {
       case REFUSED -> refusedRetries;
       default -> conflictRetries;
     }).accept(1);
-    if (tries == 0 && failure != Failure.CONFLICT) {
+    if (tries == 0 && failure != Failure.CONFLICT && !endedForIdleness(e)) {
       LOG.warn("{} on {} failed ({}); retrying for up to {} ms", what, where, e.getMessage(),
           retryTimeout.toMillis());
     } else {
@@ -251,12 +280,32 @@ final class Database implements AutoCloseable {
 
   /** Whether {@code e} or a cause is PostgreSQL's {@code insufficient_privilege} (42501). */
   static boolean privilegeRefused(Throwable e) {
+    return anyState(e, "42501"::equals);
+  }
+
+  /** Whether {@code e} or a cause says the server ended the session for being idle. */
+  static boolean endedForIdleness(Throwable e) {
+    return anyState(e, Database::idleTimeout);
+  }
+
+  private static boolean anyState(Throwable e, Predicate<String> test) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException s && "42501".equals(s.getSQLState())) {
+      if (t instanceof SQLException s && s.getSQLState() != null && test.test(s.getSQLState())) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code state} says that the server ended the session for being idle:
+   * {@code idle_session_timeout} (57P05) or {@code idle_in_transaction_session_timeout}
+   * (25P03), which a DBA may set for the role or the database. The session held no work of
+   * ours then; a connection kept between commits (the writer's) meets it at its next statement
+   * (docs/postgres.md §7).
+   */
+  private static boolean idleTimeout(String state) {
+    return state.equals("57P05") || state.equals("25P03");
   }
 
   static Failure classify(SQLException e) {
@@ -267,7 +316,7 @@ final class Database implements AutoCloseable {
       if (t instanceof SQLException s && s.getSQLState() != null) {
         String state = s.getSQLState();
         if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-            || state.equals("57P03")) {
+            || state.equals("57P03") || idleTimeout(state)) {
           return Failure.CONNECTION;
         }
         if (state.equals("40001") || state.equals("40P01")) {

@@ -107,6 +107,7 @@ public final class PostgresEngine implements KvEngine {
   public static PostgresEngine open(PostgresConfig config) {
     Database db = Database.open(config);
     try (Connection c = db.connection()) {
+      db.learnIdleSessionTimeout(c);
       if (config.readOnly()) {
         Schema.check(c, config.schema(), config.describe());
       } else {

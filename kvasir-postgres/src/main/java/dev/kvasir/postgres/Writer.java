@@ -49,6 +49,8 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   private final boolean readOnly;
   private final CommitIds commitIds = new CommitIds();
   private Tx tx; // writer thread only
+  /** When {@link #tx} was last handed out. Writer thread only. */
+  private long lastUsedNanos;
   private Tx.Backend orphan; // writer thread only
 
   /** A queued task; {@code write} is set for atomic writes, which may be pipelined. */
@@ -333,6 +335,17 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
   }
 
   private Tx connect() throws SQLException {
+    long idleLimitMs = db.idleSessionTimeoutMs() / 2;
+    long now = System.nanoTime();
+    if (tx != null && idleLimitMs > 0 && now - lastUsedNanos > idleLimitMs * 1_000_000) {
+      // The server may have ended the session for idleness: take a fresh one rather than
+      // meet the end at the first statement (docs/postgres.md §7). Evicted, so that the pool
+      // does not hand the same session straight back.
+      Connection stale = tx.connection;
+      dropConnection();
+      db.evict(stale);
+    }
+    lastUsedNanos = now;
     if (tx == null) {
       var c = db.connection();
       try {
