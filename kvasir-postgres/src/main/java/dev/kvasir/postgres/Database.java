@@ -319,7 +319,11 @@ final class Database implements AutoCloseable {
             || state.equals("57P03") || idleTimeout(state)) {
           return Failure.CONNECTION;
         }
-        if (state.equals("40001") || state.equals("40P01")) {
+        // Serialization failure, deadlock; and a statement cancelled by the role's
+        // lock_timeout or statement_timeout, in our statements only ever while waiting for
+        // another instance's lock: nothing applied, and the lock comes free (docs/postgres.md §7)
+        if (state.equals("40001") || state.equals("40P01") || state.equals("55P03")
+            || state.equals("57014")) {
           return Failure.CONFLICT;
         }
         // read_only_sql_transaction; insufficient resources (disk full, out of memory, too

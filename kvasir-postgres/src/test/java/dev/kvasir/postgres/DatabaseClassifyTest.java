@@ -15,6 +15,8 @@ class DatabaseClassifyTest {
       "57P05, CONNECTION", // idle_session_timeout ended the session
       "25P03, CONNECTION", // idle_in_transaction_session_timeout ended it
       "40001, CONFLICT",
+      "55P03, CONFLICT", // lock_timeout
+      "57014, CONFLICT", // statement_timeout
       "25006, REFUSED", // a read-only server
       "53100, REFUSED", // its disk is full
       "23505, OTHER"})
