@@ -315,8 +315,10 @@ final class Database implements AutoCloseable {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException s && s.getSQLState() != null) {
         String state = s.getSQLState();
+        // A broken connection; the server shutting down or starting; a session it ended for
+        // idleness, or for a transaction longer than transaction_timeout (PostgreSQL 17, 25P04)
         if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-            || state.equals("57P03") || idleTimeout(state)) {
+            || state.equals("57P03") || idleTimeout(state) || state.equals("25P04")) {
           return Failure.CONNECTION;
         }
         // Serialization failure, deadlock; and a statement cancelled by the role's

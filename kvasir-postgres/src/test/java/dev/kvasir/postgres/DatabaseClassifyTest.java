@@ -14,6 +14,7 @@ class DatabaseClassifyTest {
       "57P01, CONNECTION", // the server shuts down
       "57P05, CONNECTION", // idle_session_timeout ended the session
       "25P03, CONNECTION", // idle_in_transaction_session_timeout ended it
+      "25P04, CONNECTION", // transaction_timeout ended it
       "40001, CONFLICT",
       "55P03, CONFLICT", // lock_timeout
       "57014, CONFLICT", // statement_timeout
