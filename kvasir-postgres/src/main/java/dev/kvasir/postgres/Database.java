@@ -198,7 +198,7 @@ final class Database implements AutoCloseable {
         }
         Failure f = classify(e);
         if (f == Failure.OTHER) {
-          throw new KvException(what + " failed on " + where + ": " + e.getMessage(), e);
+          throw new KvException(what + " failed on " + where + ": " + explain(e), e);
         }
         if (System.nanoTime() >= deadline) {
           throw unavailable(what, e, false);
@@ -276,6 +276,22 @@ final class Database implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new KvException("interrupted while waiting to retry", e);
     }
+  }
+
+  /**
+   * PostgreSQL's message for {@code e}, with a hint where it is what a proxy that pools
+   * transactions causes: the session carries prepared statements of other clients (42P05), or
+   * lacks ours (26000). Such a proxy (PgBouncer in transaction or statement mode) shares one
+   * server session among clients, while the engine needs sessions of its own
+   * (docs/postgres.md §9).
+   */
+  static String explain(SQLException e) {
+    if (!anyState(e, state -> state.equals("42P05") || state.equals("26000"))) {
+      return e.getMessage();
+    }
+    return e.getMessage() + ". Is this a proxy that pools transactions, such as PgBouncer in"
+        + " transaction mode? Kvasir needs server sessions of its own: connect to PostgreSQL"
+        + " directly, or through the proxy in session mode";
   }
 
   /** Whether {@code e} or a cause is PostgreSQL's {@code insufficient_privilege} (42501). */

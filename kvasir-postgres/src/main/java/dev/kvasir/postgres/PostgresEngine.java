@@ -115,7 +115,7 @@ public final class PostgresEngine implements KvEngine {
       }
     } catch (SQLException e) {
       db.close();
-      throw new KvException("cannot open " + config.describe() + ": " + e.getMessage(), e);
+      throw new KvException("cannot open " + config.describe() + ": " + Database.explain(e), e);
     } catch (RuntimeException e) {
       db.close();
       throw e;

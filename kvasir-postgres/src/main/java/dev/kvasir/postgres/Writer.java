@@ -157,7 +157,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
             continue;
           }
           failAll(active, new KvException("commit failed on " + db.where() + ": "
-              + e.getMessage(), e));
+              + Database.explain(e), e));
           break;
         }
         if (System.nanoTime() >= deadline) {
@@ -310,7 +310,8 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
           if (Database.classify(e) != Database.Failure.OTHER) {
             throw e; // the whole batch retries
           }
-          p.fail(new KvException("commit failed on " + db.where() + ": " + e.getMessage(), e));
+          p.fail(new KvException("commit failed on " + db.where() + ": " + Database.explain(e),
+              e));
           throw new TaskFailed(p);
         } catch (RuntimeException e) {
           p.fail(e);
