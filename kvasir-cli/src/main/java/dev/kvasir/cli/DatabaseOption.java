@@ -12,9 +12,10 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --db}, {@code --access-token}, {@code --db-password-file} and {@code --timeout}
- * options every database command takes. The environment gives the same defaults as it gives
- * {@code kvasir serve}, so a shell set up for a server reaches that server's database.
+ * The {@code --db}, {@code --access-token}, {@code --ca-file}, {@code --db-password-file} and
+ * {@code --timeout} options every database command takes. The environment gives the same
+ * defaults as it gives {@code kvasir serve}, so a shell set up for a server reaches that
+ * server's database.
  */
 final class DatabaseOption {
   static final String DEFAULT = "./kvasir.sqlite3";
@@ -38,6 +39,12 @@ final class DatabaseOption {
       description = "The token for an http(s):// database. Default: the environment variable"
           + " KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN).")
   String accessToken;
+
+  @Option(names = "--ca-file", paramLabel = "FILE",
+      description = "For an https:// database: also trust the CA certificates of this PEM file,"
+          + " for a server whose certificate your own CA signed (as curl --cacert). Default:"
+          + " the environment variable KVASIR_CA_FILE.")
+  Path caFile;
 
   @Option(names = "--db-password-file", paramLabel = "FILE",
       description = "Read the database password from the first line of this file, for a"
@@ -99,6 +106,17 @@ final class DatabaseOption {
             ? Path.of(envPasswordFile) : null;
     if (password != null) {
       options = options.with("password", Secrets.databasePassword(password, engine, where));
+    }
+    String envCaFile = System.getenv("KVASIR_CA_FILE");
+    Path ca = caFile != null ? caFile
+        : where.startsWith("https://") && envCaFile != null && !envCaFile.isEmpty()
+            ? Path.of(envCaFile) : null;
+    if (ca != null) {
+      if (!where.startsWith("https://")) {
+        throw new IllegalArgumentException("--ca-file is for an https:// database; got --db "
+            + engine.describe(where));
+      }
+      options = options.with("remote.caFile", ca.toString());
     }
     if (remote) {
       if (timeout.isZero()) {

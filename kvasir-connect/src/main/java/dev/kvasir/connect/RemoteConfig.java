@@ -4,15 +4,23 @@ import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * How {@link RemoteEngine} reaches a KV Connect server. From {@link KvOptions}:
@@ -30,18 +38,21 @@ import javax.net.ssl.TrustManagerFactory;
  *       the command line sets it from {@code --timeout};
  *   <li>{@code remote.trustStore} and {@code remote.trustStorePassword}: a PKCS12 or JKS file
  *       whose certificates are the only ones trusted for {@code https://}, e.g. the CA of a
- *       self-hosted server; default the JVM's trusted certificates.
+ *       self-hosted server; default the JVM's trusted certificates;
+ *   <li>{@code remote.caFile}: a PEM file of CA certificates trusted as well (a private CA's, as
+ *       Deno's {@code DENO_CERT}); the command line's {@code --ca-file}.
  * </ul>
  *
  * {@link RemoteOptions} writes them typed; any other option is refused.
  */
 public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration retryDelay,
     Duration timeout, Optional<Duration> deadline, Optional<Path> trustStore,
-    String trustStorePassword) {
+    String trustStorePassword, Optional<Path> caFile) {
   public RemoteConfig {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(deadline, "deadline");
     Objects.requireNonNull(trustStore, "trustStore");
+    Objects.requireNonNull(caFile, "caFile");
     if (accessToken == null || accessToken.isEmpty()) {
       throw new KvException("no access token for " + url + ": pass the option accessToken or"
           + " set the environment variable DENO_KV_ACCESS_TOKEN");
@@ -71,26 +82,89 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
         options.get(RemoteOptions.DEADLINE_MS)
             .map(ms -> Duration.ofMillis(options.longValue(RemoteOptions.DEADLINE_MS, 0))),
         options.get(RemoteOptions.TRUST_STORE).map(Path::of),
-        options.get(RemoteOptions.TRUST_STORE_PASSWORD).orElse(""));
+        options.get(RemoteOptions.TRUST_STORE_PASSWORD).orElse(""),
+        options.get(RemoteOptions.CA_FILE).map(Path::of));
   }
 
-  /** The TLS context: the JVM's default, or one trusting only the configured trust store. */
+  /**
+   * The TLS context: the JVM's default; or trusting only the configured trust store; and either
+   * way also the CA certificates of {@code caFile}.
+   */
   SSLContext sslContext() {
-    try {
-      if (trustStore.isEmpty()) {
+    if (trustStore.isEmpty() && caFile.isEmpty()) {
+      try {
         return SSLContext.getDefault();
+      } catch (GeneralSecurityException e) {
+        throw new KvException("no TLS in this JVM: " + e.getMessage(), e);
       }
-      KeyStore store = KeyStore.getInstance(trustStore.get().toFile(),
-          trustStorePassword.toCharArray());
+    }
+    KeyStore trusted = trustStore.isPresent() ? loadTrustStore() : null;
+    if (caFile.isPresent()) {
+      trusted = withCaFile(trusted);
+    }
+    try {
       TrustManagerFactory trust = TrustManagerFactory.getInstance(
           TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(store);
+      trust.init(trusted);
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, trust.getTrustManagers(), null);
       return context;
+    } catch (GeneralSecurityException e) {
+      throw new KvException("cannot set up TLS for " + url + ": " + e.getMessage(), e);
+    }
+  }
+
+  private KeyStore loadTrustStore() {
+    try {
+      return KeyStore.getInstance(trustStore.orElseThrow().toFile(),
+          trustStorePassword.toCharArray());
     } catch (IOException | GeneralSecurityException e) {
       throw new KvException("cannot load the trust store " + trustStore.orElseThrow()
           + " (remote.trustStore): " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * {@code base} (null for the JVM's trusted certificates) with the certificates of {@code
+   * caFile} added.
+   */
+  private KeyStore withCaFile(KeyStore base) {
+    Path file = caFile.orElseThrow();
+    try {
+      KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+      store.load(null, null);
+      int n = 0;
+      for (X509Certificate c : trustedBy(base)) {
+        store.setCertificateEntry("trusted-" + n++, c);
+      }
+      Collection<? extends Certificate> added;
+      try (InputStream in = Files.newInputStream(file)) {
+        added = CertificateFactory.getInstance("X.509").generateCertificates(in);
+      }
+      if (added.isEmpty()) {
+        throw new KvException("no certificate in " + file + " (remote.caFile); it should hold"
+            + " PEM blocks from -----BEGIN CERTIFICATE-----");
+      }
+      for (Certificate c : added) {
+        store.setCertificateEntry("ca-file-" + n++, c);
+      }
+      return store;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new KvException("cannot read the CA certificates " + file + " (remote.caFile): "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The certificates {@code store} trusts; the JVM's for null. */
+  private static X509Certificate[] trustedBy(KeyStore store) throws GeneralSecurityException {
+    TrustManagerFactory factory = TrustManagerFactory.getInstance(
+        TrustManagerFactory.getDefaultAlgorithm());
+    factory.init(store);
+    for (TrustManager m : factory.getTrustManagers()) {
+      if (m instanceof X509TrustManager x509) {
+        return x509.getAcceptedIssuers();
+      }
+    }
+    return new X509Certificate[0];
   }
 }

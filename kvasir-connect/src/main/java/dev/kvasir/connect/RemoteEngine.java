@@ -289,8 +289,9 @@ public final class RemoteEngine implements KvEngine {
   /** A certificate that is not trusted now will not be trusted on the next attempt. */
   private static RemoteException untrusted(String what, SSLHandshakeException e) {
     return new RemoteException("the TLS handshake with " + what + " failed: "
-        + e.getMessage() + ". If the server's certificate is signed by your own CA, pass"
-        + " its trust store as the options remote.trustStore and"
+        + e.getMessage() + ". If the server's certificate is signed by your own CA, give"
+        + " that CA's certificate in PEM as the option remote.caFile (the command line's"
+        + " --ca-file or KVASIR_CA_FILE), or a trust store as remote.trustStore and"
         + " remote.trustStorePassword.", e);
   }
 

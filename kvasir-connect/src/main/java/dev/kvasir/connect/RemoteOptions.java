@@ -19,9 +19,10 @@ public final class RemoteOptions {
   static final String DEADLINE_MS = "remote.deadlineMs";
   static final String TRUST_STORE = "remote.trustStore";
   static final String TRUST_STORE_PASSWORD = "remote.trustStorePassword";
+  static final String CA_FILE = "remote.caFile";
   /** Every option the engine reads. */
   static final Set<String> NAMES = Set.of(ACCESS_TOKEN, MAX_RETRIES, RETRY_DELAY_MS, TIMEOUT_MS,
-      DEADLINE_MS, TRUST_STORE, TRUST_STORE_PASSWORD);
+      DEADLINE_MS, TRUST_STORE, TRUST_STORE_PASSWORD, CA_FILE);
 
   private static final RemoteOptions DEFAULTS = new RemoteOptions(KvOptions.defaults());
 
@@ -60,6 +61,14 @@ public final class RemoteOptions {
   public RemoteOptions trustStore(Path file, String password) {
     return new RemoteOptions(options.with(TRUST_STORE, file.toString())
         .with(TRUST_STORE_PASSWORD, Objects.requireNonNull(password)));
+  }
+
+  /**
+   * Also trust the CA certificates of this PEM file (a private CA's, as {@code curl --cacert}
+   * and Deno's {@code DENO_CERT} take it), besides the JVM's or the trust store's.
+   */
+  public RemoteOptions caFile(Path pemFile) {
+    return new RemoteOptions(options.with(CA_FILE, pemFile.toString()));
   }
 
   /** The options for {@code Kv.open} or {@code Kv.builder(…).options(…)}. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.TestCertificates;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;

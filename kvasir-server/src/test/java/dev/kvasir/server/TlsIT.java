@@ -10,10 +10,12 @@ import dev.kvasir.connect.RemoteException;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.testkit.DenoPeer;
+import dev.kvasir.testkit.TestCertificates;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
@@ -71,11 +73,31 @@ class TlsIT {
   }
 
   @Test
+  void kvasirClient_withTheCaInPem_readsAndWrites() {
+    KvOptions options = KvOptions.defaults().with("accessToken", Served.TOKEN)
+        .with("remote.caFile", certificates.caPem().toString());
+    try (Kv kv = Kv.open(server.url(), options)) {
+      kv.set(KvKey.of("tls", "pem"), "trusted by its CA file");
+      assertThat(kv.get(KvKey.of("tls", "pem")).value()).isEqualTo("trusted by its CA file");
+    }
+  }
+
+  @Test
+  void aCaFileWithoutCertificates_isRefusedNamingIt() throws Exception {
+    Path empty = Files.writeString(dir.resolve("empty.pem"), "not a certificate\n");
+    KvOptions options = KvOptions.defaults().with("accessToken", Served.TOKEN)
+        .with("remote.caFile", empty.toString());
+    assertThatThrownBy(() -> Kv.open(server.url(), options))
+        .hasMessageContaining(empty.toString()).hasMessageContaining("remote.caFile");
+  }
+
+  @Test
   void kvasirClient_withoutTheTrustStore_failsAtOnceAndSaysWhatToDo() {
     KvOptions untrusting = KvOptions.defaults().with("accessToken", Served.TOKEN);
     assertThatThrownBy(() -> Kv.open(server.url(), untrusting))
         .isInstanceOf(RemoteException.class)
         .hasMessageContaining("TLS handshake")
+        .hasMessageContaining("remote.caFile").hasMessageContaining("--ca-file")
         .hasMessageContaining("remote.trustStore");
   }
 

@@ -1,4 +1,4 @@
-package dev.kvasir.server;
+package dev.kvasir.testkit;
 
 import java.io.IOException;
 import java.math.BigInteger;
@@ -21,10 +21,10 @@ import javax.net.ssl.TrustManagerFactory;
  * the repository. A CA (rather than one self-signed certificate) because Deno's TLS stack does
  * not accept a self-signed end-entity certificate as its own trust anchor.
  */
-record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path caKeystore) {
-  static final String PASSWORD = "test-password";
+public record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path caKeystore) {
+  public static final String PASSWORD = "test-password";
 
-  static TestCertificates create(Path dir) throws IOException, InterruptedException {
+  public static TestCertificates create(Path dir) throws IOException, InterruptedException {
     Path ca = dir.resolve("ca.p12");
     Path caPem = dir.resolve("ca.pem");
     Path trust = dir.resolve("trust.p12");
@@ -66,14 +66,14 @@ record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path c
   }
 
   /** A server certificate in PEM files, as certificate tools write them. */
-  record Pem(Path chain, Path key, BigInteger serial, PrivateKey privateKey) {}
+  public record Pem(Path chain, Path key, BigInteger serial, PrivateKey privateKey) {}
 
   /**
    * A new key pair ({@code EC} or {@code RSA}) and a certificate for it signed by this CA, as a
    * PEM chain (the certificate, then the CA's) and a PKCS#8 PEM key, in {@code dir/NAME.*};
    * also as the keystore {@code dir/NAME.p12}.
    */
-  Pem issuePem(Path dir, String name, String keyAlgorithm)
+  public Pem issuePem(Path dir, String name, String keyAlgorithm)
       throws IOException, InterruptedException, GeneralSecurityException {
     Path store = signedKeystore(dir, name, keyAlgorithm);
     KeyStore keys = KeyStore.getInstance(store.toFile(), PASSWORD.toCharArray());
@@ -87,7 +87,7 @@ record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path c
   }
 
   /** TLS for a client that trusts this CA. */
-  SSLContext trusting() throws IOException, GeneralSecurityException {
+  public SSLContext trusting() throws IOException, GeneralSecurityException {
     KeyStore trust = KeyStore.getInstance(trustStore.toFile(), PASSWORD.toCharArray());
     TrustManagerFactory tmf =
         TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
@@ -98,7 +98,7 @@ record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path c
   }
 
   /** Bytes as a PEM block of {@code type}. */
-  static String pem(String type, byte[] der) {
+  public static String pem(String type, byte[] der) {
     return "-----BEGIN " + type + "-----\n"
         + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
         + "\n-----END " + type + "-----\n";
