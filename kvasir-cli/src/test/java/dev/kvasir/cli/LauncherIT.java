@@ -1,0 +1,57 @@
+package dev.kvasir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's {@code ./kvasir} at the repository's root, as a new user runs it: with the Java
+ * that {@code JAVA_HOME} names, which {@code ./mvnw} builds with, and {@code JAVA_OPTS} for the
+ * JVM, as the distribution's {@code bin/kvasir}. It ran the first {@code java} on the PATH and
+ * took no options.
+ */
+class LauncherIT {
+  private static final Path SCRIPT = Path.of("..", "kvasir").toAbsolutePath().normalize();
+
+  @TempDir Path dir;
+
+  @Test
+  void theScript_runsJavaHomesJava_withJavaOpts() throws Exception {
+    // A java on the PATH that is not the one JAVA_HOME names, and fails if run.
+    Path bin = Files.createDirectory(dir.resolve("bin"));
+    Path wrong = Files.writeString(bin.resolve("java"),
+        "#!/bin/sh\necho 'the PATH java ran' >&2\nexit 99\n");
+    Files.setPosixFilePermissions(wrong, PosixFilePermissions.fromString("rwxr-xr-x"));
+    ProcessBuilder pb = new ProcessBuilder(SCRIPT.toString(), "--version").directory(dir.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_"));
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    String javaHome = System.getProperty("java.home");
+    pb.environment().put("JAVA_HOME", javaHome);
+    pb.environment().put("JAVA_OPTS", "-XshowSettings:properties -Dkvasir.launcher.test=seen");
+    Process p = pb.start();
+    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p, false));
+    String out = read(p, true);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    String errors = err.get();
+    assertThat(p.exitValue()).as(errors).isZero();
+    assertThat(out).startsWith("kvasir ");
+    assertThat(errors).contains("java.home = " + javaHome)
+        .contains("kvasir.launcher.test = seen").doesNotContain("the PATH java ran");
+  }
+
+  private static String read(Process p, boolean stdout) {
+    try {
+      return new String((stdout ? p.getInputStream() : p.getErrorStream()).readAllBytes(),
+          StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
