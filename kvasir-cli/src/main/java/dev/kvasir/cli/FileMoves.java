@@ -3,6 +3,7 @@ package dev.kvasir.cli;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -30,6 +31,12 @@ final class FileMoves {
   static <T, E extends Exception> T writeAside(Path target, String suffix,
       Writing<T, E> writing) throws E, IOException {
     Path partial = target.resolveSibling(target.getFileName() + suffix);
+    Path dir = target.toAbsolutePath().getParent();
+    if (dir != null && !Files.isDirectory(dir)) {
+      // Else the error would name the partial file, which the user never asked for.
+      throw new NoSuchFileException(target.toString(), null, "its directory " + dir
+          + " does not exist");
+    }
     try {
       T result = writing.write(partial);
       sync(partial);

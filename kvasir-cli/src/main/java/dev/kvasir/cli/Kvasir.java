@@ -15,6 +15,11 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
@@ -96,9 +101,13 @@ public final class Kvasir {
     cli.setParameterExceptionHandler((e, args) -> {
       CommandLine line = e.getCommandLine();
       line.getErr().println("error: " + e.getMessage());
+      // The help command knows the top level's commands only: 'kvasir help dag get' would
+      // describe dag, so a nested command points at its own --help.
       String name = line.getCommandSpec().qualifiedName();
-      line.getErr().println("Run '" + (name.equals("kvasir") ? "kvasir help"
-          : "kvasir help " + line.getCommandName()) + "' for the options and examples.");
+      String help = name.equals("kvasir") ? "kvasir help"
+          : line.getParent() != null && line.getParent().getParent() != null ? name + " --help"
+          : "kvasir help " + line.getCommandName();
+      line.getErr().println("Run '" + help + "' for the options and examples.");
       line.getErr().flush();
       return USAGE;
     });
@@ -126,6 +135,17 @@ public final class Kvasir {
   }
 
   private static String message(Exception e) {
+    Throwable file = e instanceof UncheckedIOException u ? u.getCause() : e;
+    if (file instanceof FileSystemException f && f.getFile() != null) {
+      // Java's message for a missing file is its path alone ("error: data.ndjson").
+      String why = f.getReason() != null ? f.getReason()
+          : f instanceof NoSuchFileException ? "no such file or directory"
+          : f instanceof AccessDeniedException ? "permission denied"
+          : f instanceof NotDirectoryException ? "not a directory"
+          : f instanceof FileAlreadyExistsException ? "already exists"
+          : f.getClass().getSimpleName();
+      return "cannot use " + f.getFile() + ": " + why;
+    }
     if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException
         || e instanceof DagException || e instanceof IOException
         || e instanceof UnsupportedOperationException

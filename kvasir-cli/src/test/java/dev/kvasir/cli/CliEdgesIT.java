@@ -270,4 +270,25 @@ class CliEdgesIT {
           .contains(" may not read it (its permissions)").doesNotContain("read-only");
     }
   }
+
+  @Test
+  void filesThatAreNotThere_andANestedCommandsHelp_areNamedPlainly() throws Exception {
+    // Java's message for a missing file is its path alone, and an export's named the
+    // partial file the user never asked for.
+    Jar.Run in = kvasir.run("import", "--db", "x.sqlite3", "missing.ndjson");
+    assertThat(in.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(in.err()).isEqualTo("error: cannot use missing.ndjson: no such file or directory\n");
+    Jar.Run out = kvasir.run("set", "[\"a\"]", "1");
+    assertThat(out.exit()).isZero();
+    Path target = dir.resolve("gone").resolve("x.ndjson");
+    out = kvasir.run("export", "--output", target.toString());
+    assertThat(out.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(out.err()).isEqualTo("error: cannot use " + target + ": its directory "
+        + target.getParent() + " does not exist\n");
+    // The help command knows only the top level: 'kvasir help dag get' describes dag.
+    Jar.Run nested = kvasir.run("dag", "get");
+    assertThat(nested.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(nested.err()).contains("Run 'kvasir dag get --help' for the options");
+    assertThat(kvasir.run("get").err()).contains("Run 'kvasir help get' for the options");
+  }
 }
