@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -64,7 +65,7 @@ final class ConfigFile {
       return p;
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the configuration file " + file + ": "
-          + e.getMessage(), e);
+          + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()), e);
     }
   }
 

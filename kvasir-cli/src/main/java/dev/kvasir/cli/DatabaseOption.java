@@ -98,18 +98,22 @@ final class DatabaseOption {
         : remote ? System.getenv("KVASIR_ACCESS_TOKEN") : null;
     if (token != null && !token.isEmpty()) {
       options = options.with("accessToken", token);
+    } else if (remote && isEmpty(System.getenv("DENO_KV_ACCESS_TOKEN"))) {
+      // The engine's own message names its option, which the command line spells otherwise.
+      throw new IllegalArgumentException(where + " needs its access token: --access-token, or"
+          + " the environment variable KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN)");
     }
     // Likewise the password file that serve's configuration names, for an engine that logs in.
     String envPasswordFile = System.getenv("KVASIR_DB_PASSWORD_FILE");
     Path password = passwordFile != null ? passwordFile
-        : engine.takesPassword() && envPasswordFile != null && !envPasswordFile.isEmpty()
+        : engine.takesPassword() && !isEmpty(envPasswordFile)
             ? Path.of(envPasswordFile) : null;
     if (password != null) {
       options = options.with("password", Secrets.databasePassword(password, engine, where));
     }
     String envCaFile = System.getenv("KVASIR_CA_FILE");
     Path ca = caFile != null ? caFile
-        : where.startsWith("https://") && envCaFile != null && !envCaFile.isEmpty()
+        : where.startsWith("https://") && !isEmpty(envCaFile)
             ? Path.of(envCaFile) : null;
     if (ca != null) {
       if (!where.startsWith("https://")) {
@@ -127,5 +131,9 @@ final class DatabaseOption {
       options = options.with("remote.deadlineMs", Long.toString(timeout.toMillis()));
     }
     return Kv.of(engine.open(where, options));
+  }
+
+  private static boolean isEmpty(String s) {
+    return s == null || s.isEmpty();
   }
 }

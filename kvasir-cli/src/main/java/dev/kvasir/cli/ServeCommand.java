@@ -10,8 +10,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -238,8 +240,7 @@ final class ServeCommand implements Callable<Integer> {
       return Kvasir.USAGE;
     } catch (IOException | RuntimeException e) {
       engine.close();
-      err.println("error: " + e.getMessage()
-          + (e instanceof IllegalStateException ? " (is the port in use? try --port)" : ""));
+      err.println("error: " + e.getMessage() + bindHint(e));
       return Kvasir.DATABASE_ERROR;
     }
     // Ctrl-C (SIGINT) and SIGHUP stop the JVM, which runs this hook; SIGTERM, what service
@@ -258,6 +259,23 @@ final class ServeCommand implements Callable<Integer> {
     engine.close();
     err.println("stopped");
     return 0;
+  }
+
+  /** Why binding failed, from the socket's own error, and what to change; else nothing. */
+  private static String bindHint(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof UnresolvedAddressException) {
+        return ": --host is neither an address nor a name this machine resolves; give one of"
+            + " its addresses, such as 127.0.0.1, or 0.0.0.0 for all of them";
+      }
+      if (t instanceof BindException b) {
+        return String.valueOf(b.getMessage()).contains("in use")
+            ? ": another process listens on that port; choose another --port"
+            : ": " + b.getMessage() + "; --host must be an address of this machine, such as"
+                + " 127.0.0.1, or 0.0.0.0 for all of them";
+      }
+    }
+    return "";
   }
 
   /** The level and format the options ask for, and the access log's level. */

@@ -290,5 +290,12 @@ class CliEdgesIT {
     assertThat(nested.exit()).isEqualTo(Kvasir.USAGE);
     assertThat(nested.err()).contains("Run 'kvasir dag get --help' for the options");
     assertThat(kvasir.run("get").err()).contains("Run 'kvasir help get' for the options");
+    // The engine's message named its option accessToken, which the command line spells
+    // otherwise.
+    Jar.Run tokenless = kvasir.run("get", "--db", "http://127.0.0.1:1", "[\"a\"]");
+    assertThat(tokenless.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(tokenless.err()).isEqualTo("error: http://127.0.0.1:1 needs its access token:"
+        + " --access-token, or the environment variable KVASIR_ACCESS_TOKEN (or"
+        + " DENO_KV_ACCESS_TOKEN)\n");
   }
 }

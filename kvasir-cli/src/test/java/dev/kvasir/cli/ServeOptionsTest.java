@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Field;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,35 @@ class ServeOptionsTest {
         + " KVASIR_DB_PASSWORD_FILE) is for a database that logs in with a password, such as"
         + " postgresql://; the SQLite database " + db + " takes none");
     assertThat(Files.exists(db)).isFalse();
+  }
+
+  @Test
+  void aHostOrPortThatCannotBeBound_saysWhichAndWhy() throws Exception {
+    Path db = dir.resolve("kv.sqlite3");
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String port = Integer.toString(taken.getLocalPort());
+      assertThat(serveError("--host", "127.0.0.1", "--port", port, "--db", db.toString()))
+          .endsWith(": another process listens on that port; choose another --port\n");
+    }
+    // The hint was "is the port in use?" whatever the cause.
+    assertThat(serveError("--host", "999.1.1.1", "--port", "0", "--db", db.toString()))
+        .contains("--host is neither an address nor a name this machine resolves");
+    assertThat(serveError("--config", dir.resolve("missing.properties").toString()))
+        .endsWith("cannot read the configuration file " + dir.resolve("missing.properties")
+            + ": no such file\n");
+  }
+
+  private static String serveError(String... options) {
+    StringWriter err = new StringWriter();
+    String[] args = new String[options.length + 3];
+    args[0] = "serve";
+    args[1] = "--access-token";
+    args[2] = "serve-options-token-01";
+    System.arraycopy(options, 0, args, 3, options.length);
+    int status = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(err)).execute(args);
+    assertThat(status).as(err.toString()).isNotZero();
+    return err.toString();
   }
 
   @Test

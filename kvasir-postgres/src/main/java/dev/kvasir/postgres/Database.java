@@ -7,6 +7,7 @@ import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.base.MeterSink;
+import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -113,8 +114,15 @@ final class Database implements AutoCloseable {
       return new Database(pool, pool, config.retryTimeout(), config.describe());
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new KvException("cannot connect to " + config.describe() + ": " + cause.getMessage(),
-          e);
+      Throwable root = cause;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      // pgjdbc says "The connection attempt failed." for a host name that does not resolve.
+      String why = root instanceof UnknownHostException ? " (unknown host " + root.getMessage()
+          + ")" : "";
+      throw new KvException("cannot connect to " + config.describe() + ": " + cause.getMessage()
+          + why, e);
     }
   }
 

@@ -177,6 +177,10 @@ class PostgresSchemaIT {
     assertThatThrownBy(() -> Kv.open("postgresql://nobody:pw@localhost:" + port + "/none"))
         .isInstanceOf(KvException.class).hasMessageContaining("cannot connect to")
         .hasMessageContaining("localhost:" + port).hasMessageNotContaining("pw");
+    // pgjdbc says only "The connection attempt failed." for a name that does not resolve.
+    assertThatThrownBy(() -> Kv.open("postgresql://nobody@no-such-host.invalid/none"))
+        .isInstanceOf(KvException.class)
+        .hasMessageEndingWith("(unknown host no-such-host.invalid)");
   }
 
   /** bytea compares as unsigned bytes whatever the database's collation: Deno's key order. */
