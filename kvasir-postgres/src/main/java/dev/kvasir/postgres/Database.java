@@ -151,12 +151,6 @@ final class Database implements AutoCloseable {
   }
 
   /**
-   * Takes {@code c} out of the pool for good: its session may refuse writes for its whole life
-   * (one opened on a standby keeps {@code default_transaction_read_only}), so the retry needs a
-   * new one (docs/postgres.md §7). A caller's own pool gets the connection back; it must drop
-   * such connections itself.
-   */
-  /**
    * Reads the {@code idle_session_timeout} that the server applies to this role's sessions, and
    * has the pool this engine made retire each connection before the server would end it for
    * idleness, so that neither a read nor HikariCP's check meets an ended session
@@ -180,6 +174,12 @@ final class Database implements AutoCloseable {
     return idleSessionTimeoutMs;
   }
 
+  /**
+   * Takes {@code c} out of the pool for good: its session may refuse writes for its whole life
+   * (one opened on a standby keeps {@code default_transaction_read_only}), so the retry needs a
+   * new one (docs/postgres.md §7). A caller's own pool gets the connection back; it must drop
+   * such connections itself.
+   */
   void evict(Connection c) {
     if (owned != null) {
       owned.evictConnection(c);
