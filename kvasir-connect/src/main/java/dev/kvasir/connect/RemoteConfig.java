@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -151,7 +152,7 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
       return store;
     } catch (IOException | GeneralSecurityException e) {
       throw new KvException("cannot read the CA certificates " + file + " (remote.caFile): "
-          + e.getMessage(), e);
+          + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()), e);
     }
   }
 

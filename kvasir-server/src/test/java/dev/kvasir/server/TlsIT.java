@@ -83,12 +83,17 @@ class TlsIT {
   }
 
   @Test
-  void aCaFileWithoutCertificates_isRefusedNamingIt() throws Exception {
+  void aCaFileWithoutCertificates_orMissing_isRefusedNamingIt() throws Exception {
     Path empty = Files.writeString(dir.resolve("empty.pem"), "not a certificate\n");
     KvOptions options = KvOptions.defaults().with("accessToken", Served.TOKEN)
         .with("remote.caFile", empty.toString());
     assertThatThrownBy(() -> Kv.open(server.url(), options))
         .hasMessageContaining(empty.toString()).hasMessageContaining("remote.caFile");
+    Path missing = dir.resolve("missing.pem");
+    assertThatThrownBy(() -> Kv.open(server.url(), KvOptions.defaults()
+        .with("accessToken", Served.TOKEN).with("remote.caFile", missing.toString())))
+        .hasMessage("cannot read the CA certificates " + missing + " (remote.caFile): no such"
+            + " file");
   }
 
   @Test
