@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 import picocli.CommandLine.Model.CommandSpec;
@@ -87,6 +89,16 @@ final class ConfigFile {
       return Boolean.parseBoolean(text);
     } else if (type == Path.class) {
       return Path.of(text);
+    } else if (type == Map.class) { // NAME=VALUE, comma-separated
+      Map<String, String> map = new LinkedHashMap<>();
+      for (String pair : text.split(",")) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("NAME=VALUE pairs, separated by commas");
+        }
+        map.put(pair.substring(0, eq).strip(), pair.substring(eq + 1).strip());
+      }
+      return map;
     } else if (type == Duration.class) {
       try {
         return new Durations().convert(text);

@@ -9,11 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --db}, {@code --access-token}, {@code --ca-file}, {@code --db-password-file} and
- * {@code --timeout} options every database command takes. The environment gives the same
+ * The {@code --db}, {@code --access-token}, {@code --ca-file}, {@code --db-password-file},
+ * {@code --db-option} and {@code --timeout} options every database command takes. The environment gives the same
  * defaults as it gives {@code kvasir serve}, so a shell set up for a server reaches that
  * server's database.
  */
@@ -52,6 +53,14 @@ final class DatabaseOption {
           + " KVASIR_DB_PASSWORD_FILE, for a postgresql:// database.")
   Path passwordFile;
 
+  @Option(names = "--db-option", paramLabel = "NAME=VALUE", split = ",",
+      defaultValue = "${env:KVASIR_DB_OPTION}",
+      description = "An option of the database's engine, e.g. sqlite.busyTimeoutMs=30000 or"
+          + " sqlite.synchronous=NORMAL; repeat it or separate several with commas. An option"
+          + " the engine does not read is refused, naming those it does. Default: the"
+          + " environment variable KVASIR_DB_OPTION.")
+  Map<String, String> engineOptions;
+
   @Option(names = "--timeout", paramLabel = "DURATION",
       defaultValue = "${env:KVASIR_TIMEOUT:-30s}",
       description = "For an http(s):// database: how long one call to the server may take, its"
@@ -89,7 +98,8 @@ final class DatabaseOption {
       throw new KvException("there is no database at " + where + "; check --db (commands"
           + " that write, such as set or import, create it)");
     }
-    KvOptions options = writes ? KvOptions.defaults() : engine.readOnly(KvOptions.defaults());
+    KvOptions options = EngineOptions.of(engineOptions);
+    options = writes ? options : engine.readOnly(options);
     boolean remote = where.startsWith("http://") || where.startsWith("https://");
     // The environment's token is for servers only: a shell that exports it for 'kvasir serve'
     // or a remote database still opens local files. A token given as an option to any other

@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.server.KvServer;
@@ -16,6 +17,7 @@ import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -117,6 +119,13 @@ final class ServeCommand implements Callable<Integer> {
           + " URL that leaves it out.")
   Path dbPasswordFile;
 
+  @Option(names = "--db-option", paramLabel = "NAME=VALUE", split = ",",
+      defaultValue = "${env:KVASIR_DB_OPTION}",
+      description = "An option of the database's engine, e.g. sqlite.busyTimeoutMs=30000 or"
+          + " sqlite.synchronous=NORMAL; repeat it or separate several with commas. An option"
+          + " the engine does not read is refused, naming those it does.")
+  Map<String, String> engineOptions;
+
   @Option(names = "--read-only", defaultValue = "${env:KVASIR_READ_ONLY:-false}",
       description = "Serve for reading only: writes and queue takes get 403. On a dag:"
           + " directory, the newest state is served as a replication or backup adds to it,"
@@ -197,7 +206,7 @@ final class ServeCommand implements Callable<Integer> {
     String served;
     try {
       EngineProvider provider = Engines.provider(location);
-      KvOptions options = KvOptions.defaults();
+      KvOptions options = EngineOptions.of(engineOptions);
       if (dbPasswordFile != null) {
         try {
           options = options.with("password",
@@ -211,7 +220,8 @@ final class ServeCommand implements Callable<Integer> {
       served = provider.describe(location);
     } catch (IllegalArgumentException | KvException e) {
       err.println("error: " + e.getMessage());
-      return Kvasir.DATABASE_ERROR;
+      // An engine option it does not know, or a value out of its range: the caller's to fix.
+      return e instanceof KvArgumentException ? Kvasir.USAGE : Kvasir.DATABASE_ERROR;
     }
     KvServer server;
     String tokenNote;

@@ -231,6 +231,31 @@ class CliEdgesIT {
   }
 
   @Test
+  void aLockHeldLongerThanTheDefaultWait_isWaitedFor_givenTheEngineOption() throws Exception {
+    // Another process (Deno, a long import) holds the write lock for longer than the 5 s a
+    // commit waits by default. The message said to raise sqlite.busyTimeoutMs, which the
+    // command line had no way to set.
+    assertThat(kvasir.run("set", "[\"a\"]", "1").exit()).isZero();
+    try (Connection holder = DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve(DatabaseOption.DEFAULT))) {
+      holder.createStatement().execute("begin immediate");
+      Process set = kvasir.start("set", "--db-option", "sqlite.busyTimeoutMs=60000", "[\"a\"]",
+          "2");
+      Thread.sleep(6_000);
+      assertThat(set.isAlive()).as("still waiting for the lock").isTrue();
+      holder.createStatement().execute("rollback");
+      assertThat(set.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(set.exitValue()).as(new String(set.getErrorStream().readAllBytes(),
+          StandardCharsets.UTF_8)).isZero();
+    }
+    assertThat(kvasir.run("get", "[\"a\"]").out()).isEqualTo("2\n");
+    Jar.Run unknown = kvasir.run("get", "--db-option", "sqlite.busyTimeout=1", "[\"a\"]");
+    assertThat(unknown.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(unknown.err()).contains("unknown option sqlite.busyTimeout for the SQLite engine;"
+        + " it reads sqlite.busyTimeoutMs");
+  }
+
+  @Test
   void readingCommands_workOnAReadOnlyFileSystem() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
         "mounting a file system read-only needs root");

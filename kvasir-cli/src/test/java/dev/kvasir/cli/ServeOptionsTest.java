@@ -89,6 +89,20 @@ class ServeOptionsTest {
             + ": no such file\n");
   }
 
+  @Test
+  void engineOptions_reachTheEngine_fromTheOptionTheEnvironmentOrTheConfigFile()
+      throws Exception {
+    Path db = dir.resolve("kv.sqlite3");
+    assertThat(serveError("--db", db.toString(), "--port", "0", "--db-option",
+        "sqlite.busyTimeoutMs=1000,nope=1"))
+        .contains("error: unknown option nope for the SQLite engine; it reads"
+            + " sqlite.busyTimeoutMs, sqlite.readOnly, sqlite.readers, sqlite.synchronous");
+    Path config = Files.writeString(dir.resolve("kvasir.properties"),
+        "db-option = sqlite.readers=0\n");
+    assertThat(serveError("--db", db.toString(), "--port", "0", "--config", config.toString()))
+        .contains("readers must be 1 to 64");
+  }
+
   private static String serveError(String... options) {
     StringWriter err = new StringWriter();
     String[] args = new String[options.length + 3];

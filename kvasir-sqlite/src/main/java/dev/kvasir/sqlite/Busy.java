@@ -52,8 +52,9 @@ final class Busy {
       LOG.warn("{}: gave up waiting {} ms for a lock another process holds", what,
           timeout.toMillis());
       throw new KvUnavailableException(what + ": the database is locked by another process;"
-          + " gave up after " + timeout.toMillis() + " ms (raise sqlite.busyTimeoutMs to wait"
-          + " longer)", false, failure);
+          + " gave up after " + timeout.toMillis() + " ms (raise the option"
+          + " sqlite.busyTimeoutMs to wait longer; on the command line --db-option"
+          + " sqlite.busyTimeoutMs=30000)", false, failure);
     }
     meters.lockWaited();
     if (attempt == 0) {
