@@ -85,6 +85,11 @@ public final class Kvasir {
       err.println("error: " + loggingProblem);
       System.exit(USAGE);
     }
+    String undecodable = Arguments.undecodable(args, System.getProperty("sun.jnu.encoding"));
+    if (undecodable != null) {
+      err.println("error: " + undecodable);
+      System.exit(USAGE);
+    }
     int code = commandLine(new Kvasir(), out, err).execute(args);
     out.flush();
     System.exit(code);

@@ -256,6 +256,23 @@ class CliEdgesIT {
   }
 
   @Test
+  void argumentsTheLocaleCannotHold_areRefused_notStoredAsReplacementCharacters()
+      throws Exception {
+    // In the C locale Java decodes the command line as ASCII: the key was stored, and looked
+    // up, as ["\uFFFD\uFFFD\uFFFD\uFFFD"].
+    Map<String, String> c = Map.of("LC_ALL", "C", "LANG", "C");
+    Jar.Run set = kvasir.run(c, "set", "[\"ключ\"]", "1");
+    assertThat(set.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(set.err()).contains("lost characters: Java read the command line in")
+        .contains("LC_ALL=C.UTF-8");
+    assertThat(kvasir.run(c, "set", "[\"ascii\"]", "1").exit()).isZero();
+    Jar.Run utf8 = kvasir.run(Map.of("LC_ALL", "C.UTF-8"), "set", "[\"ключ\"]", "\"значение\"");
+    assertThat(utf8.exit()).as(utf8.err()).isZero();
+    assertThat(kvasir.run("list", "--json").out()).contains("\"ключ\"").contains("значение")
+        .doesNotContain("\uFFFD");
+  }
+
+  @Test
   void readingCommands_workOnAReadOnlyFileSystem() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
         "mounting a file system read-only needs root");

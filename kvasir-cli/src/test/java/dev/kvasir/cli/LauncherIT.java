@@ -6,6 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -44,6 +47,30 @@ class LauncherIT {
     assertThat(out).startsWith("kvasir ");
     assertThat(errors).contains("java.home = " + javaHome)
         .contains("kvasir.launcher.test = seen").doesNotContain("the PATH java ran");
+  }
+
+  @Test
+  void inTheCLocale_theScriptKeepsKeysAndValuesAsTyped() throws Exception {
+    // Java reads its arguments in the locale's character set, ASCII in the C locale.
+    String db = dir.resolve("locale.sqlite3").toString();
+    Map<String, String> c = Map.of("LC_ALL", "C", "LANG", "C");
+    Process set = script(c, "set", "--db", db, "[\"ключ\"]", "\"значение ✓\"");
+    assertThat(set.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(set.exitValue()).isZero();
+    Process get = script(c, "get", "--db", db, "[\"ключ\"]");
+    assertThat(read(get, true)).isEqualTo("\"значение ✓\"\n");
+    assertThat(get.waitFor()).isZero();
+  }
+
+  /** Starts the script with {@code env} as its only locale settings; its errors discarded. */
+  private Process script(Map<String, String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_") || k.startsWith("LC_"));
+    pb.environment().putAll(env);
+    return pb.start();
   }
 
   private static String read(Process p, boolean stdout) {

@@ -141,6 +141,19 @@ class DistributionIT {
     System.out.println("ran bin/kvasir on " + javas);
   }
 
+  @Test
+  void inTheCLocale_keysAndValuesStayAsTyped() throws Exception {
+    // Java reads its arguments in the locale's character set: ASCII in the C locale, so the key
+    // arrived as U+FFFD, unless bin/kvasir picks a UTF-8 locale.
+    Path home = unpack();
+    Map<String, String> c = Map.of("LC_ALL", "C", "LANG", "C");
+    String db = dir.resolve("locale.sqlite3").toString();
+    Run set = run(home, c, "set", "--db", db, "[\"ключ\"]", "\"значение ✓\"");
+    assertThat(set.exit()).as(set.err()).isZero();
+    Run get = run(home, c, "get", "--db", db, "[\"ключ\"]");
+    assertThat(get.out()).as(get.err()).isEqualTo("\"значение ✓\"\n");
+  }
+
   private Path unpack() throws Exception {
     Path archive = Path.of(System.getProperty("kvasir.dist"));
     assertThat(archive).as("built by package").isRegularFile();
