@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,14 +42,24 @@ final class ShellCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (Terminal terminal = TerminalBuilder.builder().name("kvasir").system(true).build();
+    // UTF-8 whatever the locale, as the other commands' output (docs/operations.md §2); and
+    // input that is not a terminal (a script piped in) reads as a dumb terminal without
+    // JLine's warning about it.
+    boolean interactive = System.console() != null;
+    try (Terminal terminal = TerminalBuilder.builder().name("kvasir").system(true).dumb(true)
+        .encoding(StandardCharsets.UTF_8).build();
         Kv kv = db.open(true)) {
-      return run(terminal, kv, db, history);
+      return run(terminal, kv, db, history, interactive);
     }
   }
 
-  /** The read-run loop on {@code terminal}; separate so tests can give a terminal of theirs. */
-  static int run(Terminal terminal, Kv kv, DatabaseOption db, Path history) {
+  /**
+   * The read-run loop on {@code terminal}; separate so tests can give a terminal of theirs.
+   * Without {@code interactive} (commands piped in, as to {@code sqlite3}), neither the banner
+   * nor the prompt is printed, so that the output holds only the commands' own.
+   */
+  static int run(Terminal terminal, Kv kv, DatabaseOption db, Path history,
+      boolean interactive) {
     Kvasir.Session session = new Kvasir.Session(kv, db);
     CommandLine template = Kvasir.commandLine(new Kvasir(session), terminal.writer(),
         terminal.writer());
@@ -58,13 +69,16 @@ final class ShellCommand implements Callable<Integer> {
         .parser(parser).completer(new Completion(template))
         .variable(LineReader.HISTORY_FILE, history).build();
     PrintWriter out = terminal.writer();
-    out.println("Kvasir shell on " + db.engine().describe(db.location())
-        + ". 'help' lists commands, 'exit' leaves.");
+    if (interactive) {
+      out.println("Kvasir shell on " + db.engine().describe(db.location())
+          + ". 'help' lists commands, 'exit' leaves.");
+    }
+    String prompt = interactive ? "kvasir> " : "";
     terminal.handle(Terminal.Signal.INT, signal -> Kvasir.interrupt());
     while (true) {
       String line;
       try {
-        line = reader.readLine("kvasir> ");
+        line = reader.readLine(prompt);
       } catch (UserInterruptException e) {
         continue; // Ctrl-C at the prompt clears the line
       } catch (EndOfFileException e) {

@@ -273,6 +273,18 @@ class CliEdgesIT {
   }
 
   @Test
+  void theShellFedAScript_inTheCLocale_printsOnlyTheAnswers_inUtf8() throws Exception {
+    // JLine warned on standard error that it made a dumb terminal, the banner and prompts
+    // cluttered the output, and the input was read as ASCII.
+    byte[] script = "set [\"k\"] '\"ü\"'\nget [\"k\"]\n".getBytes(StandardCharsets.UTF_8);
+    Jar.Run shell = kvasir.runWithInput(Map.of("LC_ALL", "C", "LANG", "C"), script, "shell",
+        "--history", dir.resolve("history").toString());
+    assertThat(shell.exit()).as(shell.err()).isZero();
+    assertThat(shell.err()).isEmpty();
+    assertThat(shell.out()).matches("[0-9a-f]{20}\n\"ü\"\n");
+  }
+
+  @Test
   void readingCommands_workOnAReadOnlyFileSystem() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
         "mounting a file system read-only needs root");

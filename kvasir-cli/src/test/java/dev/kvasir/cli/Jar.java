@@ -62,6 +62,11 @@ final class Jar {
     return finish(start(args), stdin, args);
   }
 
+  /** Runs it with {@code env} added to the environment and {@code stdin} as its input. */
+  Run runWithInput(Map<String, String> env, byte[] stdin, String... args) throws Exception {
+    return finish(start(env, args), stdin, args);
+  }
+
   private static Run finish(Process p, byte[] stdin, String... args) throws Exception {
     CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> read(p, true));
     CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> read(p, false));

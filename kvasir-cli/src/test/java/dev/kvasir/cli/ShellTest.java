@@ -22,13 +22,31 @@ class ShellTest {
   @TempDir Path dir;
 
   private String session(Kv kv, DatabaseOption db, String typed) throws Exception {
+    return session(kv, db, typed, true);
+  }
+
+  private String session(Kv kv, DatabaseOption db, String typed, boolean interactive)
+      throws Exception {
     ByteArrayOutputStream screen = new ByteArrayOutputStream();
     try (DumbTerminal terminal = new DumbTerminal("test", "dumb",
         new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), screen,
         StandardCharsets.UTF_8)) {
-      assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"))).isZero();
+      assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"), interactive))
+          .isZero();
     }
     return screen.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void commandsPipedIn_printOnlyTheirOutput() throws Exception {
+    // As sqlite3 with a script on its input: no banner, no prompts between the answers.
+    DatabaseOption db = new DatabaseOption();
+    db.location = ":memory:";
+    try (Kv kv = Kv.open(":memory:")) {
+      String screen = session(kv, db, String.join("\n",
+          "set [\"k\"] '\"ü\"'", "get [\"k\"]", "count", ""), false);
+      assertThat(screen).matches("[0-9a-f]{20}\n\"ü\"\n1\n");
+    }
   }
 
   @Test
