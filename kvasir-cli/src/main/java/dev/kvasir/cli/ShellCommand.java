@@ -56,7 +56,8 @@ final class ShellCommand implements Callable<Integer> {
   /**
    * The read-run loop on {@code terminal}; separate so tests can give a terminal of theirs.
    * Without {@code interactive} (commands piped in, as to {@code sqlite3}), neither the banner
-   * nor the prompt is printed, so that the output holds only the commands' own.
+   * nor the prompt is printed, so that the output holds only the commands' own, and the status
+   * is that of the first command that failed (0 if none); every command is run all the same.
    */
   static int run(Terminal terminal, Kv kv, DatabaseOption db, Path history,
       boolean interactive) {
@@ -74,6 +75,7 @@ final class ShellCommand implements Callable<Integer> {
           + ". 'help' lists commands, 'exit' leaves.");
     }
     String prompt = interactive ? "kvasir> " : "";
+    int firstFailure = 0; // a script's status, as sqlite3's: it goes on after a failure
     terminal.handle(Terminal.Signal.INT, signal -> Kvasir.interrupt());
     while (true) {
       String line;
@@ -99,10 +101,14 @@ final class ShellCommand implements Callable<Integer> {
         continue;
       }
       // A fresh command line per input, so no option leaks into the next one.
-      Kvasir.commandLine(new Kvasir(session), out, out).execute(words.toArray(String[]::new));
+      int status = Kvasir.commandLine(new Kvasir(session), out, out)
+          .execute(words.toArray(String[]::new));
       out.flush();
+      if (status != 0 && firstFailure == 0) {
+        firstFailure = status;
+      }
     }
-    return 0;
+    return interactive ? 0 : firstFailure;
   }
 
   /** Completes command names, then the options of the command being typed. */

@@ -27,12 +27,17 @@ class ShellTest {
 
   private String session(Kv kv, DatabaseOption db, String typed, boolean interactive)
       throws Exception {
+    return session(kv, db, typed, interactive, 0);
+  }
+
+  private String session(Kv kv, DatabaseOption db, String typed, boolean interactive,
+      int status) throws Exception {
     ByteArrayOutputStream screen = new ByteArrayOutputStream();
     try (DumbTerminal terminal = new DumbTerminal("test", "dumb",
         new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), screen,
         StandardCharsets.UTF_8)) {
       assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"), interactive))
-          .isZero();
+          .isEqualTo(status);
     }
     return screen.toString(StandardCharsets.UTF_8);
   }
@@ -46,6 +51,11 @@ class ShellTest {
       String screen = session(kv, db, String.join("\n",
           "set [\"k\"] '\"ü\"'", "get [\"k\"]", "count", ""), false);
       assertThat(screen).matches("[0-9a-f]{20}\n\"ü\"\n1\n");
+      // A failure does not stop the script; its status is the script's, as with sqlite3.
+      screen = session(kv, db, String.join("\n", "get [\"missing\"]", "get [oops]",
+          "set [\"after\"] 1", ""), false, Kvasir.FAILED);
+      assertThat(screen).contains("no entry at [\"missing\"]").contains("invalid key");
+      assertThat(kv.get(KvKey.of("after")).exists()).isTrue();
     }
   }
 
