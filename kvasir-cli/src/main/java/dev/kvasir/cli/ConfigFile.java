@@ -2,8 +2,7 @@ package dev.kvasir.cli;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.io.StringReader;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +61,7 @@ final class ConfigFile {
 
   private static Properties read(Path file) {
     Properties p = new Properties();
-    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try (Reader in = new StringReader(TextFiles.read(file))) {
       p.load(in);
       return p;
     } catch (IOException e) {

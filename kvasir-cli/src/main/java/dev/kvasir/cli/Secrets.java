@@ -2,7 +2,6 @@ package dev.kvasir.cli;
 
 import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Secrets read from files, so that neither {@code ps} nor a shell's history shows them. */
@@ -16,7 +15,7 @@ final class Secrets {
    */
   static String firstLine(Path file, String what) {
     try {
-      String text = Files.readString(file);
+      String text = TextFiles.read(file);
       int end = text.indexOf('\n');
       String line = end < 0 ? text : text.substring(0, end);
       return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;

@@ -73,7 +73,7 @@ final class TokensFile implements Supplier<List<AccessToken>> {
 
   private List<String> read() {
     try {
-      return Files.readAllLines(file);
+      return TextFiles.read(file).lines().toList();
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e);
     }

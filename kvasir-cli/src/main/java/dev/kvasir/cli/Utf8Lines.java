@@ -64,7 +64,7 @@ final class Utf8Lines {
       first = false;
       // A byte order mark, as some Windows tools write before UTF-8, which RFC 8259 lets a
       // parser ignore; left in, the first line failed on an invisible character.
-      if (text.startsWith("\uFEFF")) {
+      if (text.startsWith(TextFiles.BOM)) {
         return text.substring(1);
       }
     }

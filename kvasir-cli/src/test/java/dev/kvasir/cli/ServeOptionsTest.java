@@ -103,6 +103,18 @@ class ServeOptionsTest {
         .contains("readers must be 1 to 64");
   }
 
+  @Test
+  void filesWrittenWithAByteOrderMark_readAsTheirText() throws Exception {
+    // The mark made the first setting "\uFEFFport", no setting of serve, and the token or
+    // password in a secret file one character longer than typed.
+    Path config = Files.writeString(dir.resolve("bom.properties"), "\uFEFFport = 70000\n");
+    assertThat(serveError("--config", config.toString(), "--db",
+        dir.resolve("kv.sqlite3").toString()))
+        .contains("--port is 0 (any free port) to 65535: 70000");
+    Path secret = Files.writeString(dir.resolve("token"), "\uFEFFtoken-0123456789\r\n");
+    assertThat(Secrets.firstLine(secret, "token")).isEqualTo("token-0123456789");
+  }
+
   private static String serveError(String... options) {
     StringWriter err = new StringWriter();
     String[] args = new String[options.length + 3];

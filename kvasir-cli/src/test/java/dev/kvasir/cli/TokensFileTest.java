@@ -24,6 +24,15 @@ class TokensFileTest {
   }
 
   @Test
+  void aByteOrderMark_isNotPartOfTheFirstToken() throws Exception {
+    // Notepad's UTF-8 starts with one: the first token was unusable, its mark invisible.
+    Path file = write("\uFEFFops-token-0123456789 rw\r\nnext-token-0123456789 ro\r\n",
+        Instant.now());
+    assertThat(new TokensFile(file).get()).extracting(AccessToken::secret)
+        .containsExactly("ops-token-0123456789", "next-token-0123456789");
+  }
+
+  @Test
   void lines_becomeTokensWithAccessAndPrefixes() throws Exception {
     Path file = write("""
         # comment
