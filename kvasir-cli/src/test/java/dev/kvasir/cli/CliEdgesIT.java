@@ -216,12 +216,18 @@ class CliEdgesIT {
     assertThat(Files.exists(dir.resolve(DatabaseOption.DEFAULT))).isTrue();
   }
 
+  /** A connection of this process holding the default database's write lock until closed. */
+  private Connection holdWriteLock() throws Exception {
+    Connection holder = DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve(DatabaseOption.DEFAULT));
+    holder.createStatement().execute("begin immediate");
+    return holder;
+  }
+
   @Test
   void readingCommands_workWhileAnotherProcessHoldsTheWriteLock() throws Exception {
     assertThat(kvasir.run("set", "[\"a\"]", "\"here\"").exit()).isZero();
-    try (Connection holder = DriverManager.getConnection("jdbc:sqlite:"
-        + dir.resolve(DatabaseOption.DEFAULT))) {
-      holder.createStatement().execute("begin immediate");
+    try (Connection holder = holdWriteLock()) {
       Jar.Run get = kvasir.run("get", "[\"a\"]");
       assertThat(get.exit()).as(get.err()).isZero();
       assertThat(get.out().strip()).isEqualTo("\"here\"");
@@ -236,9 +242,7 @@ class CliEdgesIT {
     // commit waits by default. The message said to raise sqlite.busyTimeoutMs, which the
     // command line had no way to set.
     assertThat(kvasir.run("set", "[\"a\"]", "1").exit()).isZero();
-    try (Connection holder = DriverManager.getConnection("jdbc:sqlite:"
-        + dir.resolve(DatabaseOption.DEFAULT))) {
-      holder.createStatement().execute("begin immediate");
+    try (Connection holder = holdWriteLock()) {
       Process set = kvasir.start("set", "--db-option", "sqlite.busyTimeoutMs=60000", "[\"a\"]",
           "2");
       Thread.sleep(6_000);

@@ -21,6 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ShellTest {
   @TempDir Path dir;
 
+  /** The --db of a shell on an in-memory database. */
+  private static DatabaseOption inMemory() {
+    DatabaseOption db = new DatabaseOption();
+    db.location = ":memory:";
+    return db;
+  }
+
   private String session(Kv kv, DatabaseOption db, String typed) throws Exception {
     return session(kv, db, typed, true);
   }
@@ -45,8 +52,7 @@ class ShellTest {
   @Test
   void commandsPipedIn_printOnlyTheirOutput() throws Exception {
     // As sqlite3 with a script on its input: no banner, no prompts between the answers.
-    DatabaseOption db = new DatabaseOption();
-    db.location = ":memory:";
+    DatabaseOption db = inMemory();
     try (Kv kv = Kv.open(":memory:")) {
       String screen = session(kv, db, String.join("\n",
           "set [\"k\"] '\"ü\"'", "get [\"k\"]", "count", ""), false);
@@ -61,8 +67,7 @@ class ShellTest {
 
   @Test
   void runsCommandsOnTheOpenDatabase_withShellQuoting_andKeepsHistory() throws Exception {
-    DatabaseOption db = new DatabaseOption();
-    db.location = ":memory:";
+    DatabaseOption db = inMemory();
     try (Kv kv = Kv.open(":memory:")) {
       String screen = session(kv, db, String.join("\n",
           "set '[\"users\", \"alice\"]' '{\"age\": 30}'",
@@ -83,8 +88,7 @@ class ShellTest {
 
   @Test
   void endOfInput_leavesTheShell() throws Exception {
-    DatabaseOption db = new DatabaseOption();
-    db.location = ":memory:";
+    DatabaseOption db = inMemory();
     try (Kv kv = Kv.open(":memory:")) {
       assertThat(session(kv, db, "set [\"a\"] 1\n")).contains("Kvasir shell on :memory:");
       assertThat(kv.get(KvKey.of("a")).value()).isEqualTo(1.0);

@@ -236,9 +236,8 @@ public final class SqliteEngine implements KvEngine {
   /**
    * Refuses, before SQLite opens it, a path that names a directory, lies in a directory that
    * does not exist or names a file that cannot be read, and for writing a file that cannot be
-   * written: SQLite would open such a
-   * file read-only without a word, and every commit, sweep and queue delivery would then fail
-   * (docs/sqlite.md §10).
+   * written: SQLite would open such a file read-only without a word, and every commit, sweep
+   * and queue delivery would then fail (docs/sqlite.md §10).
    */
   private static void refuseUnusable(Path path, boolean readOnly) {
     if (Files.isDirectory(path)) {
