@@ -82,7 +82,12 @@ public final class KvServer implements AutoCloseable {
     tlsFiles = b.tlsFiles();
     tls = tlsFiles != null;
     if (tls) {
-      http.addCustomizer(new SecureRequestCustomizer());
+      // Without Jetty's check that the Host header is a name of the certificate: one server has
+      // one certificate, and health probes (Kubernetes', a load balancer's, kvasir ready) ask
+      // the address they reach, which a public certificate does not name (operations.md §7).
+      SecureRequestCustomizer secure = new SecureRequestCustomizer();
+      secure.setSniHostCheck(false);
+      http.addCustomizer(secure);
       SslContextFactory.Server ssl = tlsFiles.sslContextFactory();
       ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
       alpn.setDefaultProtocol("http/1.1");

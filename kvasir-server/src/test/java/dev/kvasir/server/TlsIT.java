@@ -11,13 +11,18 @@ import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.testkit.DenoPeer;
 import dev.kvasir.testkit.TestCertificates;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,5 +117,53 @@ class TlsIT {
         .env("DENO_KV_ACCESS_TOKEN", Served.TOKEN)
         .env("DENO_CERT", certificates.caPem().toString());
     assertThat(deno.run("remote.ts", server.url())).isEqualTo("ok");
+  }
+
+  /**
+   * Kubernetes' kubelet, a cloud load balancer's health check and {@code curl -k} ask the
+   * address they reach, skipping certificate checks, and a public certificate names only the
+   * public host. Jetty answered them {@code 400 Invalid SNI}, so the pod never became ready.
+   */
+  @Test
+  void aProbeByAddress_ofAServerWhoseCertificateNamesAnotherHost_isAnswered() throws Exception {
+    TestCertificates.Pem publicName = certificates.issuePem(dir, "public", "EC",
+        "kv.example.com");
+    try (KvServer named = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+        .tlsPem(publicName.chain(), publicName.key()).start()) {
+      SSLContext anyCertificate = SSLContext.getInstance("TLS");
+      anyCertificate.init(null, new TrustManager[] {new TrustingAnything()}, null);
+      HttpClient probe = HttpClient.newBuilder().sslContext(anyCertificate).build();
+      for (String path : new String[] {"/readyz", "/healthz"}) {
+        HttpResponse<String> r = probe.send(HttpRequest.newBuilder(
+            URI.create(named.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+      }
+    }
+  }
+
+  /** A probe's trust: any certificate, and no check of the host name it holds. */
+  private static final class TrustingAnything extends X509ExtendedTrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
   }
 }

@@ -23,6 +23,8 @@ import javax.net.ssl.TrustManagerFactory;
  */
 public record TestCertificates(Path serverKeystore, Path trustStore, Path caPem, Path caKeystore) {
   public static final String PASSWORD = "test-password";
+  /** The name of the certificates made by default, which also hold the address 127.0.0.1. */
+  private static final String LOCALHOST = "localhost";
 
   public static TestCertificates create(Path dir) throws IOException, InterruptedException {
     Path ca = dir.resolve("ca.p12");
@@ -36,25 +38,26 @@ public record TestCertificates(Path serverKeystore, Path trustStore, Path caPem,
     keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", trust.toString(),
         "-file", caPem.toString());
     TestCertificates made = new TestCertificates(null, trust, caPem, ca);
-    return new TestCertificates(made.signedKeystore(dir, "server", "EC"), trust, caPem, ca);
+    return new TestCertificates(made.signedKeystore(dir, "server", "EC", LOCALHOST), trust, caPem, ca);
   }
 
   /**
    * The keystore {@code dir/NAME.p12}: a new key pair ({@code EC} or {@code RSA}) under the
-   * alias NAME with a certificate for {@code localhost} and {@code 127.0.0.1} signed by this CA,
-   * and the CA's certificate, so that it holds the whole chain.
+   * alias NAME with a certificate for {@code host} signed by this CA, and the CA's certificate,
+   * so that it holds the whole chain.
    */
-  private Path signedKeystore(Path dir, String name, String keyAlgorithm)
+  private Path signedKeystore(Path dir, String name, String keyAlgorithm, String host)
       throws IOException, InterruptedException {
     Path store = dir.resolve(name + ".p12");
     Path csr = dir.resolve(name + ".csr");
     Path signed = dir.resolve(name + "-signed.pem");
-    keytool("-genkeypair", "-alias", name, "-keyalg", keyAlgorithm, "-dname", "CN=localhost",
+    keytool("-genkeypair", "-alias", name, "-keyalg", keyAlgorithm, "-dname", "CN=" + host,
         "-keystore", store.toString());
     keytool("-certreq", "-alias", name, "-keystore", store.toString(), "-file", csr.toString());
     keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", caKeystore.toString(),
         "-infile", csr.toString(), "-outfile", signed.toString(),
-        "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-ext", "EKU=serverAuth",
+        "-ext", host.equals(LOCALHOST) ? "SAN=dns:localhost,ip:127.0.0.1" : "SAN=dns:" + host,
+        "-ext", "EKU=serverAuth",
         "-ext", keyAlgorithm.equals("RSA") ? "KU=digitalSignature,keyEncipherment"
             : "KU=digitalSignature", "-startdate", "-1d", "-validity", "3");
     // The CA first, so that importing the signed reply installs the whole chain.
@@ -75,7 +78,16 @@ public record TestCertificates(Path serverKeystore, Path trustStore, Path caPem,
    */
   public Pem issuePem(Path dir, String name, String keyAlgorithm)
       throws IOException, InterruptedException, GeneralSecurityException {
-    Path store = signedKeystore(dir, name, keyAlgorithm);
+    return issuePem(dir, name, keyAlgorithm, LOCALHOST);
+  }
+
+  /**
+   * As {@link #issuePem(Path, String, String)}, for the DNS name {@code host} only, as a public
+   * server's certificate: it names neither {@code localhost} nor an address.
+   */
+  public Pem issuePem(Path dir, String name, String keyAlgorithm, String host)
+      throws IOException, InterruptedException, GeneralSecurityException {
+    Path store = signedKeystore(dir, name, keyAlgorithm, host);
     KeyStore keys = KeyStore.getInstance(store.toFile(), PASSWORD.toCharArray());
     PrivateKey key = (PrivateKey) keys.getKey(name, PASSWORD.toCharArray());
     X509Certificate cert = (X509Certificate) keys.getCertificate(name);
