@@ -3,25 +3,12 @@ package dev.kvasir.connect;
 import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * How {@link RemoteEngine} reaches a KV Connect server. From {@link KvOptions}:
@@ -92,80 +79,7 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
    * way also the CA certificates of {@code caFile}.
    */
   SSLContext sslContext() {
-    if (trustStore.isEmpty() && caFile.isEmpty()) {
-      try {
-        return SSLContext.getDefault();
-      } catch (GeneralSecurityException e) {
-        throw new KvException("no TLS in this JVM: " + e.getMessage(), e);
-      }
-    }
-    KeyStore trusted = trustStore.isPresent() ? loadTrustStore() : null;
-    if (caFile.isPresent()) {
-      trusted = withCaFile(trusted);
-    }
-    try {
-      TrustManagerFactory trust = TrustManagerFactory.getInstance(
-          TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(trusted);
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, trust.getTrustManagers(), null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new KvException("cannot set up TLS for " + url + ": " + e.getMessage(), e);
-    }
-  }
-
-  private KeyStore loadTrustStore() {
-    try {
-      return KeyStore.getInstance(trustStore.orElseThrow().toFile(),
-          trustStorePassword.toCharArray());
-    } catch (IOException | GeneralSecurityException e) {
-      throw new KvException("cannot load the trust store " + trustStore.orElseThrow()
-          + " (remote.trustStore): " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * {@code base} (null for the JVM's trusted certificates) with the certificates of {@code
-   * caFile} added.
-   */
-  private KeyStore withCaFile(KeyStore base) {
-    Path file = caFile.orElseThrow();
-    try {
-      KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-      store.load(null, null);
-      int n = 0;
-      for (X509Certificate c : trustedBy(base)) {
-        store.setCertificateEntry("trusted-" + n++, c);
-      }
-      Collection<? extends Certificate> added;
-      try (InputStream in = Files.newInputStream(file)) {
-        added = CertificateFactory.getInstance("X.509").generateCertificates(in);
-      }
-      if (added.isEmpty()) {
-        throw new KvException("no certificate in " + file + " (remote.caFile); it should hold"
-            + " PEM blocks from -----BEGIN CERTIFICATE-----");
-      }
-      for (Certificate c : added) {
-        store.setCertificateEntry("ca-file-" + n++, c);
-      }
-      return store;
-    } catch (IOException | GeneralSecurityException e) {
-      throw new KvException("cannot read the CA certificates " + file + " (remote.caFile): "
-          + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()), e);
-    }
-  }
-
-  /** The certificates {@code store} trusts; the JVM's for null. */
-  private static X509Certificate[] trustedBy(KeyStore store) throws GeneralSecurityException {
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(
-        TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(store);
-    for (TrustManager m : factory.getTrustManagers()) {
-      if (m instanceof X509TrustManager x509) {
-        return x509.getAcceptedIssuers();
-      }
-    }
-    return new X509Certificate[0];
+    return TlsTrust.context(trustStore, trustStorePassword, "remote.trustStore", caFile,
+        "remote.caFile");
   }
 }
