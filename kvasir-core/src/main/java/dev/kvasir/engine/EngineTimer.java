@@ -58,8 +58,16 @@ public final class EngineTimer {
     }
   }
 
-  /** The sweep calls this when it failed; it is tried again later. */
+  /**
+   * The sweep calls this when it failed; it is tried again later. A sweep that {@link #stop}
+   * interrupted did not fail: the engine is closing, and the next open sweeps.
+   */
   public void sweepFailed(RuntimeException e) {
+    if (executor.isShutdown()) {
+      LOG.debug("{}: the expiry sweep was cut short by the engine's close: {}", name,
+          e.getMessage());
+      return;
+    }
     sweepsFailed.accept(1);
     LOG.warn("{}: the expiry sweep failed and is tried again within a minute: {}", name,
         e.getMessage());
