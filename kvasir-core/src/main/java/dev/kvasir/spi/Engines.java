@@ -44,7 +44,17 @@ public final class Engines {
         .orElseThrow(() -> new KvException("no engine opens '" + redact(location)
             + "'; engines found: " + (providers.isEmpty() ? "none" : providers.stream()
                 .map(p -> p.name() + " (" + p.locations() + ")")
-                .collect(Collectors.joining(", ")))));
+                .collect(Collectors.joining(", "))) + jdbcHint(location)));
+  }
+
+  /** For a JDBC URL, the location Kvasir takes for the same database. */
+  private static String jdbcHint(String location) {
+    if (!location.regionMatches(true, 0, "jdbc:", 0, 5)) {
+      return "";
+    }
+    return ". This is a JDBC URL; Kvasir takes the database's location: without 'jdbc:' for"
+        + " PostgreSQL (postgresql://host/db), the file's path for SQLite (jdbc:sqlite:app.db"
+        + " is app.db)";
   }
 
   /** Opens the database at {@code location} with the provider that takes it. */

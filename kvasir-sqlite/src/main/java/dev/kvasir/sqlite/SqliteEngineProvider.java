@@ -26,7 +26,10 @@ public final class SqliteEngineProvider implements EngineProvider {
 
   @Override
   public int priority(String location) {
-    return location.isEmpty() || location.contains("://") ? -1 : 10;
+    // A JDBC URL copied from an application's configuration is not a file name: opened as one
+    // it made a file called "jdbc:sqlite:app.db". Engines says what to give instead.
+    boolean jdbc = location.regionMatches(true, 0, "jdbc:", 0, 5);
+    return location.isEmpty() || location.contains("://") || jdbc ? -1 : 10;
   }
 
   @Override

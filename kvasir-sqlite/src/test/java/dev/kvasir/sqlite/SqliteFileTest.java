@@ -157,6 +157,21 @@ class SqliteFileTest {
     assertThat(sha256(file)).isEqualTo(before);
   }
 
+  /** A Java user's first guess at a location; it made a file named after the whole URL. */
+  @Test
+  void aJdbcUrl_isRefusedSayingWhatToGive_andMakesNoFile() throws Exception {
+    Path dbDir = Files.createDirectory(dir.resolve("jdbc"));
+    String url = "jdbc:sqlite:" + dbDir.resolve("app.db");
+    assertThatThrownBy(() -> Kv.open(url))
+        .isInstanceOf(KvException.class)
+        .hasMessageStartingWith("no engine opens '" + url + "'")
+        .hasMessageContaining("the file's path for SQLite (jdbc:sqlite:app.db is app.db)");
+    try (var files = Files.list(dbDir)) {
+      assertThat(files).isEmpty();
+    }
+    assertThat(Files.exists(Path.of(url))).isFalse();
+  }
+
   @Test
   void fileThatIsNotADatabase_isRefusedAndLeftUnchanged() throws Exception {
     Path file = dir.resolve("notes.sqlite3");
