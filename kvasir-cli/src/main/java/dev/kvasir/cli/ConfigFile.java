@@ -3,7 +3,6 @@ package dev.kvasir.cli;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -66,7 +65,7 @@ final class ConfigFile {
       return p;
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the configuration file " + file + ": "
-          + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()), e);
+          + FileErrors.reason(e), e);
     }
   }
 

@@ -15,11 +15,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
@@ -142,14 +138,7 @@ public final class Kvasir {
   private static String message(Exception e) {
     Throwable file = e instanceof UncheckedIOException u ? u.getCause() : e;
     if (file instanceof FileSystemException f && f.getFile() != null) {
-      // Java's message for a missing file is its path alone ("error: data.ndjson").
-      String why = f.getReason() != null ? f.getReason()
-          : f instanceof NoSuchFileException ? "no such file or directory"
-          : f instanceof AccessDeniedException ? "permission denied"
-          : f instanceof NotDirectoryException ? "not a directory"
-          : f instanceof FileAlreadyExistsException ? "already exists"
-          : f.getClass().getSimpleName();
-      return "cannot use " + f.getFile() + ": " + why;
+      return "cannot use " + f.getFile() + ": " + FileErrors.reason(f);
     }
     if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException
         || e instanceof DagException || e instanceof IOException

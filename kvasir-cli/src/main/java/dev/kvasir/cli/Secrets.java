@@ -21,7 +21,7 @@ final class Secrets {
       return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the " + what + " from " + file + ": "
-          + e.getMessage());
+          + FileErrors.reason(e), e);
     }
   }
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -92,7 +91,7 @@ record ServedAddress(URI url, List<X509Certificate> certificates) {
 
   private static IllegalArgumentException unreadable(Path file, String option, Exception e) {
     return new IllegalArgumentException("cannot read the server's certificate " + file + " ("
-        + option + "): " + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()),
+        + option + "): " + (e instanceof IOException io ? FileErrors.reason(io) : e.getMessage()),
         e);
   }
 }

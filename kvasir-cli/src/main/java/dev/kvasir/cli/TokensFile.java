@@ -67,7 +67,8 @@ final class TokensFile implements Supplier<List<AccessToken>> {
     try {
       return Files.getLastModifiedTime(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e);
+      throw new IllegalArgumentException("cannot read the tokens file " + file + ": "
+          + FileErrors.reason(e), e);
     }
   }
 
@@ -75,7 +76,8 @@ final class TokensFile implements Supplier<List<AccessToken>> {
     try {
       return TextFiles.read(file).lines().toList();
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e);
+      throw new IllegalArgumentException("cannot read the tokens file " + file + ": "
+          + FileErrors.reason(e), e);
     }
   }
 

@@ -86,7 +86,20 @@ class ServeOptionsTest {
         .contains("--host is neither an address nor a name this machine resolves");
     assertThat(serveError("--config", dir.resolve("missing.properties").toString()))
         .endsWith("cannot read the configuration file " + dir.resolve("missing.properties")
-            + ": no such file\n");
+            + ": no such file or directory\n");
+  }
+
+  /** Java's message for a missing file is its path alone: "… from token.txt: token.txt". */
+  @Test
+  void aSecretFileThatIsMissing_isSaidSo() {
+    Path missing = dir.resolve("missing.txt");
+    for (String option : new String[] {"--access-token-file", "--tokens-file"}) {
+      StringWriter err = new StringWriter();
+      int status = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+          new PrintWriter(err)).execute("serve", option, missing.toString());
+      assertThat(status).isEqualTo(Kvasir.USAGE);
+      assertThat(err.toString()).endsWith(" " + missing + ": no such file or directory\n");
+    }
   }
 
   @Test
