@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Spec;
         "  kvasir restore --from dag:./backup --to restored.sqlite3",
         "  kvasir restore --from dag:./backup --at 2026-11-23T10:15:30Z --to restored.sqlite3",
         "  kvasir restore --from dag:./backup --at 0000000000000a2f0000"
-            + " --to postgresql://localhost/app"})
+            + " --to postgresql://kvasir@db.internal/app --to-password-file /run/secrets/db"})
 final class RestoreCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -48,6 +49,16 @@ final class RestoreCommand implements Callable<Integer> {
       description = "The new database: a SQLite file, a postgresql:// URL, dag:DIR, ...")
   String to;
 
+  @Option(names = "--to-password-file", paramLabel = "FILE",
+      description = "For a --to database that logs in (postgresql://): its password, from the"
+          + " first line of this file, so that ps does not show it.")
+  Path passwordFile;
+
+  @Option(names = "--to-option", paramLabel = "NAME=VALUE", split = ",",
+      description = "An option of the --to database's engine, as --db-option gives one to the"
+          + " other commands' (e.g. sqlite.synchronous=NORMAL).")
+  Map<String, String> engineOptions;
+
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
@@ -62,9 +73,14 @@ final class RestoreCommand implements Callable<Integer> {
             + " choose another --to)");
       }
     }
+    KvOptions options = EngineOptions.of(engineOptions);
+    if (passwordFile != null) {
+      options = options.with("password",
+          Secrets.databasePassword(passwordFile, engine, to, "--to-password-file"));
+    }
     RestoreTarget target = RestoreTarget.of(engine, to);
     PointInTime.Restored restored;
-    try (KvEngine built = engine.open(target.location(), KvOptions.defaults())) {
+    try (KvEngine built = engine.open(target.location(), options)) {
       restored = PointInTime.restore(backup, at, built);
     } catch (RuntimeException e) {
       target.discard(); // nothing half-restored is left behind

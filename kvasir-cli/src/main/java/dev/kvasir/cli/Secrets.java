@@ -33,11 +33,17 @@ final class Secrets {
    *     rather than let that engine call it an unknown option
    */
   static String databasePassword(Path file, EngineProvider engine, String location) {
+    return databasePassword(file, engine, location,
+        "--db-password-file or KVASIR_DB_PASSWORD_FILE");
+  }
+
+  /** As above, for the database that {@code option} gives the password of. */
+  static String databasePassword(Path file, EngineProvider engine, String location,
+      String option) {
     if (!engine.takesPassword()) {
-      throw new IllegalArgumentException("a database password file (--db-password-file or"
-          + " KVASIR_DB_PASSWORD_FILE) is for a database that logs in with a password, such as"
-          + " postgresql://; the " + engine.displayName() + " database "
-          + engine.describe(location) + " takes none");
+      throw new IllegalArgumentException("a database password file (" + option + ") is for a"
+          + " database that logs in with a password, such as postgresql://; the "
+          + engine.displayName() + " database " + engine.describe(location) + " takes none");
     }
     return firstLine(file, "database password");
   }

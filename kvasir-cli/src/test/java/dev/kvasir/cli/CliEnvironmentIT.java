@@ -78,6 +78,25 @@ class CliEnvironmentIT {
           secret.toString(), "[\"k\"]", "3");
       assertThat(named.exit()).isEqualTo(Kvasir.USAGE);
       assertThat(named.err()).contains("is for a database that logs in with a password");
+
+      // A restore into PostgreSQL takes the password of its target from a file too: before,
+      // only a URL with the password in it, which ps shows, could reach a role that logs in.
+      Jar.Run backup = kvasir.run("backup", "--db", "local.sqlite3", "--once", "--to",
+          "dag:backup");
+      assertThat(backup.exit()).as(backup.err()).isZero();
+      String restored = url + "?schema=restored";
+      Jar.Run refused = kvasir.run("restore", "--from", "dag:backup", "--to", restored);
+      assertThat(refused.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+      assertThat(refused.err()).contains("password");
+      Jar.Run restore = kvasir.run("restore", "--from", "dag:backup", "--to", restored,
+          "--to-password-file", secret.toString());
+      assertThat(restore.exit()).as(restore.err()).isZero();
+      assertThat(kvasir.run("get", "--db", restored, "--db-password-file", secret.toString(),
+          "[\"k\"]").out()).isEqualTo("2\n");
+      Jar.Run unknown = kvasir.run("restore", "--from", "dag:backup", "--to", "copy.sqlite3",
+          "--to-option", "sqlite.noSuchOption=1");
+      assertThat(unknown.exit()).isEqualTo(Kvasir.USAGE);
+      assertThat(unknown.err()).contains("sqlite.noSuchOption");
     }
   }
 
