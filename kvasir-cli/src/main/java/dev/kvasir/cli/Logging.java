@@ -12,10 +12,11 @@ import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * How the command and the server log (docs/operations.md §6): every library logs through SLF4J
- * to logback, which writes lines of text or JSON objects to standard error, at a level from
+ * (or {@code java.util.logging}, bridged into it) to logback, which writes lines of text or JSON objects to standard error, at a level from
  * {@code KVASIR_LOG_LEVEL} (default {@code warn}) in a format from {@code KVASIR_LOG_FORMAT}
  * (default {@code text}); {@code serve --log-level}/{@code --log-format} change both once the
  * options are read. An operator's own logback file ({@code -Dlogback.configurationFile=…})
@@ -98,6 +99,27 @@ final class Logging {
     ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.addAppender(stderr);
     root.setLevel(Level.toLevel(level));
+    routeJavaUtilLogging(level);
+  }
+
+  /**
+   * Sends what libraries log through {@code java.util.logging} (the PostgreSQL driver, JLine)
+   * to SLF4J, at the same level: their own handler printed two lines of its own format on
+   * standard error, in the middle of JSON lines. JUL drops finer records before the bridge, so
+   * the driver's many debug calls cost what they cost before.
+   */
+  private static void routeJavaUtilLogging(String level) {
+    if (!SLF4JBridgeHandler.isInstalled()) {
+      SLF4JBridgeHandler.removeHandlersForRootLogger();
+      SLF4JBridgeHandler.install();
+    }
+    java.util.logging.Logger.getLogger("").setLevel(switch (level) {
+      case "error" -> java.util.logging.Level.SEVERE;
+      case "warn" -> java.util.logging.Level.WARNING;
+      case "info" -> java.util.logging.Level.INFO;
+      case "debug" -> java.util.logging.Level.FINE;
+      default -> java.util.logging.Level.FINEST;
+    });
   }
 
   private static String environment(String name, String fallback) {
