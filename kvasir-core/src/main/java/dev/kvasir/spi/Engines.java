@@ -62,8 +62,12 @@ public final class Engines {
     return provider(location).open(location, options);
   }
 
-  /** {@code location} with the password of a URL's user information hidden. */
+  /**
+   * {@code location} with its passwords hidden: a URL's user information, and the {@code
+   * password} and {@code sslpassword} parameters that libpq and the PostgreSQL driver also take.
+   */
   public static String redact(String location) {
-    return location.replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@");
+    return location.replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@")
+        .replaceAll("(?i)([?&](?:ssl)?password=)[^&]*", "$1***");
   }
 }

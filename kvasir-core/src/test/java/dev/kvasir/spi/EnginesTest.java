@@ -73,5 +73,8 @@ class EnginesTest {
     assertThat(Engines.redact("postgresql://kv:hunter2@db:5432/app?schema=s"))
         .isEqualTo("postgresql://kv:***@db:5432/app?schema=s");
     assertThat(Engines.redact("./kv.sqlite3")).isEqualTo("./kv.sqlite3");
+    assertThat(Engines.redact("postgresql://db/app?password=hunter2&sslmode=require"
+        + "&sslpassword=k3y&PASSWORD=x")).isEqualTo("postgresql://db/app?password=***"
+        + "&sslmode=require&sslpassword=***&PASSWORD=***");
   }
 }

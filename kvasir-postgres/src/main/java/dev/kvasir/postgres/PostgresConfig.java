@@ -83,6 +83,12 @@ public final class PostgresConfig {
       password = userInfo.length > 1 ? decode(userInfo[1]) : null;
     }
     Map<String, String> params = query(m.group(4));
+    // libpq's URLs may give both as parameters too; kept out of the JDBC URL, which messages
+    // and the server's banner show.
+    String userParam = params.remove("user");
+    String passwordParam = params.remove("password");
+    user = userParam != null ? decode(userParam) : user;
+    password = passwordParam != null ? decode(passwordParam) : password;
     String schema = params.remove("schema");
     String poolSize = params.remove("poolSize");
     String retryMs = params.remove("retryTimeoutMs");
@@ -216,9 +222,9 @@ public final class PostgresConfig {
     return retryTimeout;
   }
 
-  /** Names the database in messages, never with the password. */
+  /** Names the database in messages, never with a password. */
   String describe() {
-    String where = jdbcUrl == null ? "the given DataSource" : jdbcUrl;
+    String where = jdbcUrl == null ? "the given DataSource" : Engines.redact(jdbcUrl);
     return where + " (schema " + schema + ")";
   }
 

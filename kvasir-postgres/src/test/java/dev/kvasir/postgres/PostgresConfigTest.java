@@ -23,6 +23,23 @@ class PostgresConfigTest {
     assertThat(c.toString()).doesNotContain("s@cret").doesNotContain("cret");
   }
 
+  /**
+   * libpq's URLs may carry the user and password as parameters; the password then appeared in
+   * the server's banner, {@code kvasir info} and every error message.
+   */
+  @Test
+  void userAndPasswordParameters_areCredentials_andNoPasswordIsShown() {
+    PostgresConfig c = PostgresConfig.of("postgresql://db.example/shop?user=app"
+        + "&password=hun%40ter2&sslmode=verify-full&sslpassword=keypass");
+    assertThat(c.user()).isEqualTo("app");
+    assertThat(c.password()).isEqualTo("hun@ter2");
+    assertThat(c.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example/shop?sslmode=verify-full"
+        + "&sslpassword=keypass");
+    assertThat(c.describe()).isEqualTo("jdbc:postgresql://db.example/shop?sslmode=verify-full"
+        + "&sslpassword=*** (schema kvasir)");
+    assertThat(c.toString()).doesNotContain("hun").doesNotContain("keypass");
+  }
+
   @Test
   void url_minimal_usesDefaults() {
     PostgresConfig c = PostgresConfig.of("postgres://localhost");
