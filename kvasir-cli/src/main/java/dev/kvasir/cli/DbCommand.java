@@ -38,6 +38,11 @@ abstract class DbCommand implements Callable<Integer> {
     }
   }
 
+  /** Whether the command runs in {@code kvasir shell}, on the shell's database. */
+  boolean inShell() {
+    return root != null && root.session() != null;
+  }
+
   PrintWriter out() {
     return spec.commandLine().getOut();
   }

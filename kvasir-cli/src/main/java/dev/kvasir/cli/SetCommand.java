@@ -4,6 +4,7 @@ import dev.kvasir.AtomicOperation;
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import java.io.IOException;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,14 +15,18 @@ import picocli.CommandLine.Parameters;
 /** {@code kvasir set KEY VALUE}. */
 @Command(name = "set", mixinStandardHelpOptions = true,
     description = {"Store VALUE at KEY and print the commit's versionstamp.",
-        "VALUE is JSON unless --type says otherwise; quote JSON strings: '\"text\"'."},
+        "VALUE is JSON unless --type says otherwise; quote JSON strings: '\"text\"'. A VALUE"
+            + " of - is read from standard input: a file's exact bytes with --type bytes, its"
+            + " exact text with --type string."},
     footer = {"", "Examples:",
         "  kvasir set '[\"users\", \"alice\"]' '{\"name\": \"Alice\", \"age\": 30}'",
         "  kvasir set '[\"greeting\"]' hello --type string",
         "  kvasir set '[\"visits\"]' 0 --type u64",
         "  kvasir set '[\"session\", 7n]' '\"token\"' --expire-in 30m",
         "  kvasir set '[\"tags\"]' '{\"$set\": [\"a\", \"b\"]}'",
-        "  kvasir set '[\"users\", \"alice\"]' '{\"age\": 31}' --check 000000000000000a0000"})
+        "  kvasir set '[\"users\", \"alice\"]' '{\"age\": 31}' --check 000000000000000a0000",
+        "  jq .settings app.json | kvasir set '[\"config\"]' -",
+        "  kvasir set '[\"logo\"]' - --type bytes < logo.png"})
 final class SetCommand extends DbCommand {
   @Parameters(index = "0", paramLabel = "KEY") KvKey key;
 
@@ -43,10 +48,10 @@ final class SetCommand extends DbCommand {
   }
 
   @Override
-  int run(Kv kv) {
+  int run(Kv kv) throws IOException {
     Object parsed;
     try {
-      parsed = type.parse(value);
+      parsed = value.equals("-") ? type.parseInput(standardInput()) : type.parse(value);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -62,5 +67,14 @@ final class SetCommand extends DbCommand {
     }
     out().println(r.versionstamp());
     return 0;
+  }
+
+  private byte[] standardInput() throws IOException {
+    if (inShell()) {
+      // The shell reads its commands from there.
+      throw new IllegalArgumentException("in the shell, give the value itself; - (standard"
+          + " input) is for 'kvasir set' run on its own");
+    }
+    return System.in.readAllBytes();
   }
 }

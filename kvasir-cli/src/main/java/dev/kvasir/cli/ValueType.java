@@ -4,6 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** How a VALUE argument is read ({@code --type}). */
@@ -20,6 +24,30 @@ enum ValueType {
   u64,
   /** true or false. */
   bool;
+
+  /**
+   * The value given on standard input ({@code set KEY -}): its exact bytes for {@link #bytes},
+   * its exact text for {@link #string}, and otherwise its text without the surrounding
+   * whitespace (the line break {@code echo} and editors end it with).
+   *
+   * @throws IllegalArgumentException for text that is not UTF-8, or as {@link #parse}
+   */
+  Object parseInput(byte[] input) {
+    if (this == bytes) {
+      return input;
+    }
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(input)).toString();
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException("standard input is not UTF-8 text; to store its bytes"
+          + " as they are, pass --type bytes");
+    }
+    return parse(this == string ? text : text.strip());
+  }
 
   /**
    * The value written in {@code text}.
@@ -42,13 +70,19 @@ enum ValueType {
         };
       };
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("'" + text + "' is not JSON (" + e.getOriginalMessage()
+      throw new IllegalArgumentException("'" + quoted(text) + "' is not JSON ("
+          + e.getOriginalMessage()
           + "); quote strings as '\"text\"' or pass --type string");
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "' is not a " + this);
+      throw new IllegalArgumentException("'" + quoted(text) + "' is not a " + this);
     } catch (IllegalArgumentException | KvException e) {
-      throw new IllegalArgumentException("'" + text + "' is not a valid " + this + " value: "
-          + e.getMessage());
+      throw new IllegalArgumentException("'" + quoted(text) + "' is not a valid " + this
+          + " value: " + e.getMessage());
     }
+  }
+
+  /** {@code text} as an error quotes it: cut short, since it may be a whole file. */
+  private static String quoted(String text) {
+    return text.length() <= 80 ? text : text.substring(0, 77) + "...";
   }
 }

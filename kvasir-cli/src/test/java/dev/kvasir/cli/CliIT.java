@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,6 +80,34 @@ class CliIT {
     Jar.Run tooBig = kvasir.run("set", "[\"big\"]", "\"" + "x".repeat(70_000) + "\"");
     assertThat(tooBig.exit()).isEqualTo(1);
     assertThat(tooBig.err()).contains("value too large");
+  }
+
+  /**
+   * A value too large or too binary for an argument comes from standard input: a file's bytes,
+   * a document from a pipe. The only way was an argument, base64 for bytes.
+   */
+  @Test
+  void setWithADash_readsTheValueFromStandardInput() throws Exception {
+    byte[] blob = new byte[3000];
+    new Random(7).nextBytes(blob);
+    blob[0] = 0;
+    assertThat(kvasir.runWithInput(blob, "set", "[\"logo\"]", "-", "--type", "bytes").exit())
+        .isZero();
+    try (Kv kv = Kv.open(dir.resolve("kvasir.sqlite3").toString())) {
+      assertThat((byte[]) kv.get(KvKey.of("logo")).value()).isEqualTo(blob);
+    }
+    byte[] json = "{\"a\": [1, {\"$bigint\": \"5\"}]}\n".getBytes(StandardCharsets.UTF_8);
+    assertThat(kvasir.runWithInput(json, "set", "[\"cfg\"]", "-").exit()).isZero();
+    assertThat(kvasir.run("get", "[\"cfg\"]").out()).isEqualTo("{\"a\":[1,{\"$bigint\":\"5\"}]}\n");
+    byte[] text = "two lines,\nexactly\n".getBytes(StandardCharsets.UTF_8);
+    assertThat(kvasir.runWithInput(text, "set", "[\"s\"]", "-", "--type", "string").exit())
+        .isZero();
+    assertThat(kvasir.run("get", "[\"s\"]").out()).isEqualTo("\"two lines,\\nexactly\\n\"\n");
+
+    Jar.Run notText = kvasir.runWithInput(blob, "set", "[\"t\"]", "-", "--type", "string");
+    assertThat(notText.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(notText.err()).contains("standard input is not UTF-8 text")
+        .contains("--type bytes");
   }
 
   @Test

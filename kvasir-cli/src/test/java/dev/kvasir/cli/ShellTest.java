@@ -75,10 +75,12 @@ class ShellTest {
           "sum [\"n\"] 2",
           "get [nope]",
           "serve",
+          "set [\"stdin\"] -",
           "count",
           "exit", ""));
       assertThat(screen).contains("{\"age\":30}").contains("{\"$u64\":\"2\"}")
           .contains("invalid key [nope] at position 2")
+          .contains("in the shell, give the value itself")
           .contains("'serve' does not run inside the shell");
       assertThat(kv.get(KvKey.of("users", "alice")).exists()).isTrue();
       assertThat(screen).as("count of the two entries").contains("kvasir> 2\n");
