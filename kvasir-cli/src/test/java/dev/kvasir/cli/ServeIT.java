@@ -89,7 +89,8 @@ class ServeIT {
           HttpResponse.BodyHandlers.ofString()).body();
       Thread.sleep(50);
     }
-    assertThat(metrics).contains(COMMITTED_ONE).contains("jvm_memory_used_bytes");
+    assertThat(metrics).contains(COMMITTED_ONE).contains("jvm_memory_used_bytes")
+        .containsPattern("kvasir_build_info\\{version=\"[0-9][^\"]*\"} 1\\n");
     stopsCleanly(p, file, KvKey.of("from"), "env");
   }
 

@@ -8,15 +8,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmInfoMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 
 /**
  * The meters beside the requests' (docs/operations.md §5): open connections and watch
- * streams, the engine's (group commits, sweeps, queue, storage), and the JVM's memory, garbage
- * collection, threads, classes, CPU and uptime.
+ * streams, the engine's (group commits, sweeps, queue, storage), Kvasir's version, and the
+ * JVM's version, memory, garbage collection, threads, classes, CPU, uptime and open files.
  */
 final class ServerMetrics {
   private ServerMetrics() {}
@@ -43,14 +45,27 @@ final class ServerMetrics {
         .baseUnit("bytes").register(registry);
     Gauge.builder("kvasir.server.queue.leases", handler, ConnectHandler::queueLeases)
         .description("Queue messages held by remote listeners now").register(registry);
+    // Which version runs, as dashboards of a rolling upgrade show it (Prometheus's *_build_info).
+    Gauge.builder("kvasir.build.info", () -> 1)
+        .description("Always 1; the label version names the Kvasir release serving")
+        .tag("version", version()).register(registry);
     new KvasirMetrics(engine, Tags.empty()).bindTo(registry);
+    new JvmInfoMetrics().bindTo(registry);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
+    // Connections hold descriptors, and the connection limit follows the process's (§9).
+    new FileDescriptorMetrics().bindTo(registry);
     JvmGcMetrics gc = new JvmGcMetrics();
     gc.bindTo(registry);
     return gc;
+  }
+
+  /** The version in the jar's manifest; "unknown" when run from compiled classes. */
+  static String version() {
+    String v = KvServer.class.getPackage().getImplementationVersion();
+    return v == null ? "unknown" : v;
   }
 }

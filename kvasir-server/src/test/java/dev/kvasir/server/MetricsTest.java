@@ -64,7 +64,13 @@ class MetricsTest {
         assertThat(sample(text, "kvasir_server_body_memory_bytes", "")).isZero();
         assertThat(sample(text, "kvasir_server_body_memory_max_bytes", "")).isEqualTo(64 << 20);
         assertThat(text).contains("kvasir_server_requests_seconds_bucket{")
-            .contains("jvm_memory_used_bytes{");
+            .contains("jvm_memory_used_bytes{").contains("jvm_info{");
+        // The version serving (from the jar's manifest; compiled classes have none), and the
+        // open files the connection limit is drawn from.
+        assertThat(sample(text, "kvasir_build_info", "version=\"" + ServerMetrics.version()
+            + "\"")).isEqualTo(1);
+        assertThat(sample(text, "process_files_open_files", "")).isPositive();
+        assertThat(sample(text, "process_files_max_files", "")).isPositive();
         // The engine's own meters: the memory engine's sweeps and queue.
         assertThat(sample(text, "kvasir_engine_sweeps_total", "outcome=\"done\""))
             .isGreaterThanOrEqualTo(0);
