@@ -154,6 +154,12 @@ public final class SqliteEngine implements KvEngine {
       engine.start();
       LOG.info("Opened {}{}", config.inMemory() ? "an in-memory database" : config.path(),
           config.readOnly() ? " read-only" : ", synchronous=" + config.synchronous());
+      if (!config.inMemory()) {
+        NetworkFilesystem.of(Path.of(config.path())).ifPresent(type -> LOG.warn("{} is on a"
+            + " network filesystem ({}), where SQLite's locks and shared memory do not hold"
+            + " between machines: open it from one machine only, or use PostgreSQL to share a"
+            + " database (docs/sqlite.md §1)", config.path(), type));
+      }
       return engine;
     } catch (SQLException e) {
       close(first);
