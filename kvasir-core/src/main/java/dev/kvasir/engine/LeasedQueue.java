@@ -79,7 +79,7 @@ public final class LeasedQueue {
         return null;
       }
       long seen = store.signal().count();
-      long now = System.currentTimeMillis();
+      long now = store.nowMs();
       QueueStore.Take take;
       try {
         take = store.take(now, now + LEASE_MS);
@@ -132,7 +132,7 @@ public final class LeasedQueue {
   private double oldestAge() {
     long oldest = stats.oldestReadyMs();
     return oldest == Long.MAX_VALUE ? 0
-        : Math.max(0, System.currentTimeMillis() - oldest) / 1000.0;
+        : Math.max(0, store.nowMs() - oldest) / 1000.0;
   }
 
   private void readStats() {
@@ -140,7 +140,7 @@ public final class LeasedQueue {
       return;
     }
     try {
-      stats = store.stats(System.currentTimeMillis());
+      stats = store.stats(store.nowMs());
     } catch (RuntimeException e) {
       LOG.debug("cannot read the queue's size for metrics: {}", e.getMessage());
     }
@@ -151,7 +151,7 @@ public final class LeasedQueue {
       return;
     }
     try {
-      store.renew(List.copyOf(running), System.currentTimeMillis() + LEASE_MS);
+      store.renew(List.copyOf(running), store.nowMs() + LEASE_MS);
     } catch (RuntimeException e) {
       // The next renewal tries again; a lease may lapse and the message be redelivered.
       LOG.warn("cannot renew the leases of {} queue messages being delivered; a lease that"
@@ -164,7 +164,7 @@ public final class LeasedQueue {
       return;
     }
     try {
-      long now = System.currentTimeMillis();
+      long now = store.nowMs();
       int requeued = 0;
       for (String id : store.expiredLeases(now)) {
         if (!running.contains(id)) {

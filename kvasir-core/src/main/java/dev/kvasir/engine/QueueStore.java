@@ -19,6 +19,15 @@ public interface QueueStore {
   record Stats(long ready, long delayed, long running, long oldestReadyMs) {}
 
   /**
+   * Now, in epoch milliseconds, by the clock the store's due times and leases are kept by:
+   * this machine's, or for a store that several machines share, one they agree on (the
+   * PostgreSQL server's, docs/postgres.md §11). Waits are measured on this machine's clock.
+   */
+  default long nowMs() {
+    return System.currentTimeMillis();
+  }
+
+  /**
    * Moves the first message due at {@code nowMs} to the running ones with a lease until {@code
    * leaseUntilMs} and returns it; if none is due, returns when the first waiting message is
    * ({@code Long.MAX_VALUE} for none).

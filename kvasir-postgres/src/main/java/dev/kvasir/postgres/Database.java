@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import javax.sql.DataSource;
@@ -69,22 +70,30 @@ final class Database implements AutoCloseable {
   private volatile LongConsumer refusedRetries = n -> { };
   private final Duration retryTimeout;
   private final String where;
+  private final DatabaseClock clock;
   private volatile boolean closed;
   /** The server's {@code idle_session_timeout} for our sessions in ms; 0 for none. */
   private volatile long idleSessionTimeoutMs;
 
   private Database(DataSource source, HikariDataSource owned, Duration retryTimeout,
-      String where) {
+      String where, LongSupplier localClock) {
     this.source = source;
     this.owned = owned;
     this.retryTimeout = retryTimeout;
     this.where = where;
+    this.clock = new DatabaseClock(localClock);
   }
 
   /** Connects as {@code config} says; a pool is created for a URL. */
   static Database open(PostgresConfig config) {
+    return open(config, System::currentTimeMillis);
+  }
+
+  /** As {@link #open(PostgresConfig)}, with {@code localClock} as this machine's clock. */
+  static Database open(PostgresConfig config, LongSupplier localClock) {
     if (config.dataSource() != null) {
-      return new Database(config.dataSource(), null, config.retryTimeout(), config.describe());
+      return new Database(config.dataSource(), null, config.retryTimeout(), config.describe(),
+          localClock);
     }
     HikariConfig h = new HikariConfig();
     h.setJdbcUrl(config.jdbcUrl());
@@ -111,7 +120,7 @@ final class Database implements AutoCloseable {
     h.setConnectionInitSql(GENERIC_PLANS);
     try {
       HikariDataSource pool = new HikariDataSource(h);
-      return new Database(pool, pool, config.retryTimeout(), config.describe());
+      return new Database(pool, pool, config.retryTimeout(), config.describe(), localClock);
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
       Throwable root = cause;
@@ -247,6 +256,9 @@ final class Database implements AutoCloseable {
         "cause", "connection"));
     conflictRetries = conflictRetries.andThen(sink.counter(retries, what, "cause", "conflict"));
     refusedRetries = refusedRetries.andThen(sink.counter(retries, what, "cause", "refused"));
+    sink.gauge("kvasir.postgres.clock.offset.seconds", "How far the database server's clock is"
+        + " ahead of this machine's (negative: behind), as last measured",
+        () -> clock.offsetMs() / 1000.0);
     if (owned == null) {
       return; // the caller's own pool, metered by the caller
     }
@@ -365,6 +377,11 @@ final class Database implements AutoCloseable {
   /** Where the data lives, for messages. */
   String where() {
     return where;
+  }
+
+  /** The time all instances agree on, the server's (docs/postgres.md §11). */
+  DatabaseClock clock() {
+    return clock;
   }
 
   /** Closes the pool if this engine created it; a caller's data source stays open. */

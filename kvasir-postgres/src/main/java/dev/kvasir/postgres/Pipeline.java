@@ -60,17 +60,20 @@ final class Pipeline {
   private final List<Integer> versionStatements = new ArrayList<>();
   private final List<Integer> increments = new ArrayList<>();
   private final UUID commitId;
+  /** The batch's time, by the database server's clock (docs/postgres.md §11). */
+  private final long nowMs;
   private final String payload;
   private int statements;
   private boolean locked;
 
   /**
    * A pipeline that ends with the {@code commit_log} row {@code commitId} and, if {@code
-   * payload} is not null, the notification.
+   * payload} is not null, the notification; its writes happen at {@code nowMs}.
    */
-  Pipeline(Sql sql, UUID commitId, String payload) {
+  Pipeline(Sql sql, UUID commitId, long nowMs, String payload) {
     this.sql = sql;
     this.commitId = commitId;
+    this.nowMs = nowMs;
     this.payload = payload;
   }
 
@@ -116,7 +119,7 @@ final class Pipeline {
       statement(sql.lockVersion);
     }
     locked = true;
-    long now = System.currentTimeMillis();
+    long now = nowMs;
     for (Check c : write.checks()) {
       if (c.versionstamp() == null) {
         statement(sql.checkAbsent, task, c.key().sharedBytes(), now);

@@ -37,6 +37,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,9 +106,15 @@ public final class PostgresEngine implements KvEngine {
    *     newer than this version; such a schema is left unchanged
    */
   public static PostgresEngine open(PostgresConfig config) {
-    Database db = Database.open(config);
+    return open(config, System::currentTimeMillis);
+  }
+
+  /** As {@link #open(PostgresConfig)}, with {@code localClock} as this machine's clock. */
+  static PostgresEngine open(PostgresConfig config, LongSupplier localClock) {
+    Database db = Database.open(config, localClock);
     try (Connection c = db.connection()) {
       db.learnIdleSessionTimeout(c);
+      db.clock().measure(c, config.describe());
       if (config.readOnly()) {
         Schema.check(c, config.schema(), config.describe());
       } else {
@@ -129,7 +136,7 @@ public final class PostgresEngine implements KvEngine {
   @Override
   public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency) {
     ensureOpen();
-    return db.run("read", c -> Reads.read(c, sql, ranges, System.currentTimeMillis()));
+    return db.run("read", c -> Reads.read(c, sql, ranges, db.clock().nowMs()));
   }
 
   @Override
@@ -155,7 +162,7 @@ public final class PostgresEngine implements KvEngine {
         long version = Reads.commitVersion(c, sql);
         try (PreparedStatement p = c.prepareStatement(sql.dumpLive)) {
           p.setFetchSize(1000);
-          JdbcRows.dump(p, System.currentTimeMillis(), sink);
+          JdbcRows.dump(p, db.clock().nowMs(), sink);
         }
         c.commit();
         return version;
@@ -181,7 +188,7 @@ public final class PostgresEngine implements KvEngine {
       Restore.load(tx, entries);
       return earliestExpiry(tx.connection);
     });
-    timer.sweepAtOrBefore(earliest);
+    sweepAtOrBefore(earliest);
   }
 
   /** On a thread of the read pool, one per pooled connection. */
@@ -213,8 +220,13 @@ public final class PostgresEngine implements KvEngine {
       queueStore.signal().raise();
     }
     if (applied.expiring()) {
-      timer.sweepAtOrBefore(applied.earliestExpiry());
+      sweepAtOrBefore(applied.earliestExpiry());
     }
+  }
+
+  /** Has the sweep run at {@code serverMs}, a time by the database server's clock. */
+  private void sweepAtOrBefore(long serverMs) {
+    timer.sweepAtOrBefore(db.clock().toLocal(serverMs));
   }
 
   /** Keys this instance changed outside {@link #atomicWrite} (dead letters). */
@@ -251,7 +263,7 @@ public final class PostgresEngine implements KvEngine {
     try {
       timer.executor().execute(() -> {
         try {
-          timer.sweepAtOrBefore(db.run("find the next expiry", this::earliestExpiry));
+          sweepAtOrBefore(db.run("find the next expiry", this::earliestExpiry));
         } catch (KvException e) {
           // closing or unreachable: the fallback sweep looks again
         }
@@ -282,9 +294,15 @@ public final class PostgresEngine implements KvEngine {
     timer.sweepStarted();
     long next = System.currentTimeMillis() + Expiry.SWEEP_AT_LEAST_EVERY_MS;
     try {
-      next = Math.min(next, writer.execute(tx -> {
+      // Clocks drift: the offset to the server's is measured again each time.
+      db.run("read the server's clock", c -> {
+        db.clock().measure(c, db.where());
+        return null;
+      });
+      next = Math.min(next, db.clock().toLocal(writer.execute(tx -> {
+        long now = db.clock().nowMs();
         PreparedStatement p = tx.prepare(sql.deleteExpired);
-        p.setLong(1, System.currentTimeMillis());
+        p.setLong(1, now);
         List<RawKey> removed = new ArrayList<>();
         try (ResultSet r = p.executeQuery()) {
           while (r.next()) {
@@ -292,11 +310,10 @@ public final class PostgresEngine implements KvEngine {
           }
         }
         PreparedStatement prune = tx.prepare(sql.pruneCommitLog);
-        prune.setLong(1, System.currentTimeMillis() - commitLogRetentionMs);
+        prune.setLong(1, now - commitLogRetentionMs);
         prune.executeUpdate();
         PreparedStatement pruneIds = tx.prepare(sql.pruneCommitIds);
-        pruneIds.setLong(1, System.currentTimeMillis()
-            - AtomicWrite.IDEMPOTENCY_RETENTION.toMillis());
+        pruneIds.setLong(1, now - AtomicWrite.IDEMPOTENCY_RETENTION.toMillis());
         pruneIds.executeUpdate();
         if (!removed.isEmpty()) {
           tx.nextVersion(Versions.SWEEP_STEP);
@@ -305,7 +322,7 @@ public final class PostgresEngine implements KvEngine {
         }
         tx.afterCommit(() -> timer.sweepFinished(removed.size()));
         return earliestExpiry(tx.connection);
-      }));
+      })));
     } catch (KvClosedException e) {
       return;
     } catch (KvException e) {

@@ -31,6 +31,15 @@ final class PostgresQueue implements QueueStore {
     this.sql = sql;
   }
 
+  /**
+   * The server's clock: due times and leases are compared between instances, whose own clocks
+   * may disagree (docs/postgres.md §11).
+   */
+  @Override
+  public long nowMs() {
+    return db.clock().nowMs();
+  }
+
   /** Takes the first due message, or learns when the next one is due: one connection. */
   @Override
   public Take take(long nowMs, long leaseUntilMs) {
@@ -66,7 +75,7 @@ final class PostgresQueue implements QueueStore {
   @Override
   public void failed(String id, long leaseEndedBeforeMs) {
     writer.execute(tx -> {
-      QueueRules.failed(tx, id, leaseEndedBeforeMs, System.currentTimeMillis(), signal::raise,
+      QueueRules.failed(tx, id, leaseEndedBeforeMs, nowMs(), signal::raise,
           engine::changedLocally);
       return null;
     });
@@ -75,7 +84,7 @@ final class PostgresQueue implements QueueStore {
   @Override
   public void released(String id) {
     writer.execute(tx -> {
-      QueueRules.released(tx, id, System.currentTimeMillis(), signal::raise);
+      QueueRules.released(tx, id, nowMs(), signal::raise);
       return null;
     });
   }

@@ -150,7 +150,7 @@ final class Tx implements QueueTx<SQLException> {
    * Writes the counter and the commit-log row, and queues the notification for other
    * instances; PostgreSQL delivers it only if the transaction commits.
    */
-  void finish(String instanceId, UUID commitId) throws SQLException {
+  void finish(String instanceId, UUID commitId, long nowMs) throws SQLException {
     flush();
     if (version != startVersion) {
       PreparedStatement p = prepare(sql.setVersion);
@@ -160,7 +160,7 @@ final class Tx implements QueueTx<SQLException> {
     boolean announce = !changedKeys.isEmpty() || enqueued;
     PreparedStatement log = prepare(announce ? sql.logCommitAndNotify : sql.logCommit);
     log.setObject(1, commitId, Types.OTHER);
-    log.setLong(2, System.currentTimeMillis());
+    log.setLong(2, nowMs);
     if (announce) {
       log.setString(3, sql.channel);
       log.setString(4, Notification.payload(instanceId, enqueued, expiring, changedKeys,

@@ -101,8 +101,8 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
     }
   }
 
-  private static Pending<Optional<Commit.Applied>> commitJob(AtomicWrite write) {
-    return new Pending<>(tx -> Commit.apply(tx, write, System.currentTimeMillis()), write);
+  private Pending<Optional<Commit.Applied>> commitJob(AtomicWrite write) {
+    return new Pending<>(tx -> Commit.apply(tx, write, db.clock().nowMs()), write);
   }
 
   @Override
@@ -229,7 +229,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
       expiring |= expiries[j] != Long.MAX_VALUE;
     }
     UUID commitId = commitIds.next();
-    Pipeline pipeline = new Pipeline(sql, commitId,
+    Pipeline pipeline = new Pipeline(sql, commitId, db.clock().nowMs(),
         changed.isEmpty() && stamped.isEmpty() && !enqueued ? null
             : Notification.payload(instanceId, enqueued, expiring, changed, stamped));
     for (int j = 0; j < batch.size(); j++) {
@@ -319,7 +319,7 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
         }
         p.afterCommit(t.takeAfterCommit());
       }
-      t.finish(instanceId, commitId);
+      t.finish(instanceId, commitId, db.clock().nowMs());
     } catch (SQLException | RuntimeException e) {
       rollback(t);
       throw e;
