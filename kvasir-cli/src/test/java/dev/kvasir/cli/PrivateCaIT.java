@@ -2,8 +2,10 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvasir.testkit.ConnectProxy;
 import dev.kvasir.testkit.TestCertificates;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +43,21 @@ class PrivateCaIT {
       Jar.Run get = kvasir.run(Map.of("KVASIR_ACCESS_TOKEN", TOKEN, "KVASIR_CA_FILE",
           ca.caPem().toString()), "get", "--db", url, "[\"k\"]");
       assertThat(get.out()).as(get.err()).isEqualTo("\"over https\"\n");
+
+      // Behind an outbound proxy, as curl and Deno take it from the environment.
+      try (ConnectProxy proxy = ConnectProxy.start()) {
+        Map<String, String> proxied = Map.of("KVASIR_ACCESS_TOKEN", TOKEN, "KVASIR_CA_FILE",
+            ca.caPem().toString(), "HTTPS_PROXY", "http://127.0.0.1:" + proxy.port());
+        Jar.Run through = kvasir.run(proxied, "get", "--db", url, "[\"k\"]");
+        assertThat(through.out()).as(through.err()).isEqualTo("\"over https\"\n");
+        int tunnels = proxy.tunnels().size();
+        assertThat(tunnels).isPositive();
+        Map<String, String> excluded = new HashMap<>(proxied);
+        excluded.put("NO_PROXY", "localhost,127.0.0.1");
+        assertThat(kvasir.run(excluded, "get", "--db", url, "[\"k\"]").out())
+            .isEqualTo("\"over https\"\n");
+        assertThat(proxy.tunnels()).hasSize(tunnels);
+      }
 
       // Exported for the remote database, it does not stop a command on a local file.
       Jar.Run local = kvasir.run(Map.of("KVASIR_CA_FILE", ca.caPem().toString()), "set",

@@ -29,18 +29,22 @@ import javax.net.ssl.SSLContext;
  *       self-hosted server; default the JVM's trusted certificates;
  *   <li>{@code remote.caFile}: a PEM file of CA certificates trusted as well (a private CA's, as
  *       Deno's {@code DENO_CERT}); the command line's {@code --ca-file}.
+ *   <li>{@code remote.proxy}: the HTTP proxy for an {@code https://} server,
+ *       {@code http://[user:password@]host:port}, or {@code none}; default the JVM's {@code
+ *       https.proxyHost}, else the environment's {@code HTTPS_PROXY} ({@link RemoteProxy}).
  * </ul>
  *
  * {@link RemoteOptions} writes them typed; any other option is refused.
  */
 public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration retryDelay,
     Duration timeout, Optional<Duration> deadline, Optional<Path> trustStore,
-    String trustStorePassword, Optional<Path> caFile) {
+    String trustStorePassword, Optional<Path> caFile, Optional<RemoteProxy> proxy) {
   public RemoteConfig {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(deadline, "deadline");
     Objects.requireNonNull(trustStore, "trustStore");
     Objects.requireNonNull(caFile, "caFile");
+    Objects.requireNonNull(proxy, "proxy");
     if (accessToken == null || accessToken.isEmpty()) {
       throw new KvException("no access token for " + url + ": pass the option accessToken or"
           + " set the environment variable DENO_KV_ACCESS_TOKEN");
@@ -63,7 +67,8 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
     options.requireKnown("remote", RemoteOptions.NAMES);
     String token = options.get(RemoteOptions.ACCESS_TOKEN)
         .orElse(System.getenv("DENO_KV_ACCESS_TOKEN"));
-    return new RemoteConfig(URI.create(location), token,
+    URI url = URI.create(location);
+    return new RemoteConfig(url, token,
         (int) options.longValue(RemoteOptions.MAX_RETRIES, 10),
         Duration.ofMillis(options.longValue(RemoteOptions.RETRY_DELAY_MS, 200)),
         Duration.ofMillis(options.longValue(RemoteOptions.TIMEOUT_MS, 30_000)),
@@ -71,7 +76,9 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
             .map(ms -> Duration.ofMillis(options.longValue(RemoteOptions.DEADLINE_MS, 0))),
         options.get(RemoteOptions.TRUST_STORE).map(Path::of),
         options.get(RemoteOptions.TRUST_STORE_PASSWORD).orElse(""),
-        options.get(RemoteOptions.CA_FILE).map(Path::of));
+        options.get(RemoteOptions.CA_FILE).map(Path::of),
+        RemoteProxy.forServer(url, options.get(RemoteOptions.PROXY), System.getProperties(),
+            System.getenv()));
   }
 
   /**

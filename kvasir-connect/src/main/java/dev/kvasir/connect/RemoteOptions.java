@@ -20,9 +20,10 @@ public final class RemoteOptions {
   static final String TRUST_STORE = "remote.trustStore";
   static final String TRUST_STORE_PASSWORD = "remote.trustStorePassword";
   static final String CA_FILE = "remote.caFile";
+  static final String PROXY = "remote.proxy";
   /** Every option the engine reads. */
   static final Set<String> NAMES = Set.of(ACCESS_TOKEN, MAX_RETRIES, RETRY_DELAY_MS, TIMEOUT_MS,
-      DEADLINE_MS, TRUST_STORE, TRUST_STORE_PASSWORD, CA_FILE);
+      DEADLINE_MS, TRUST_STORE, TRUST_STORE_PASSWORD, CA_FILE, PROXY);
 
   private static final RemoteOptions DEFAULTS = new RemoteOptions(KvOptions.defaults());
 
@@ -69,6 +70,15 @@ public final class RemoteOptions {
    */
   public RemoteOptions caFile(Path pemFile) {
     return new RemoteOptions(options.with(CA_FILE, pemFile.toString()));
+  }
+
+  /**
+   * Reach an {@code https://} server through this HTTP proxy ({@code http://host:port}, with
+   * {@code user:password@} for basic authentication), or not through any ({@code "none"}),
+   * whatever the JVM's {@code https.proxyHost} and the environment's {@code HTTPS_PROXY} say.
+   */
+  public RemoteOptions proxy(String proxy) {
+    return new RemoteOptions(options.with(PROXY, Objects.requireNonNull(proxy)));
   }
 
   /** The options for {@code Kv.open} or {@code Kv.builder(…).options(…)}. */

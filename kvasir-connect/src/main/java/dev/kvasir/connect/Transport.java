@@ -8,25 +8,33 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.BasicAuthentication;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.HttpClientTransport;
+import org.eclipse.jetty.client.HttpProxy;
+import org.eclipse.jetty.client.HttpResponseException;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.ProxyAuthenticationProtocolHandler;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.RetryableRequestException;
 import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
+import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
+import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -66,8 +74,10 @@ final class Transport implements AutoCloseable {
   private static final ThreadLocal<Transport> OWNER = new ThreadLocal<>();
 
   private final HttpClient client;
+  private final Optional<RemoteProxy> proxy;
 
   Transport(RemoteConfig config) {
+    proxy = config.proxy();
     ClientConnector connector = new ClientConnector();
     SslContextFactory.Client tls = new SslContextFactory.Client();
     tls.setSslContext(config.sslContext());
@@ -89,12 +99,29 @@ final class Transport implements AutoCloseable {
     threads.setReservedThreads(0);
     connector.setExecutor(threads);
     connector.setScheduler(new ScheduledExecutorScheduler("kvasir-remote-timer", true));
-    HttpClientTransportOverHTTP2 transport =
-        new HttpClientTransportOverHTTP2(new HTTP2Client(connector));
-    // Answers complete on the thread that read them, with no hand-over to another (§11): what
-    // runs there never blocks (collecting a body, completing a future, queueing a watch's bytes).
-    transport.setInvocationType(InvocationType.NON_BLOCKING);
+    HTTP2Client http2 = new HTTP2Client(connector);
+    HttpClientTransport transport;
+    if (config.proxy().isEmpty()) {
+      HttpClientTransportOverHTTP2 direct = new HttpClientTransportOverHTTP2(http2);
+      // Answers complete on the thread that read them, with no hand-over to another (§11): what
+      // runs there never blocks (collecting a body, completing a future, queueing a watch's
+      // bytes).
+      direct.setInvocationType(InvocationType.NON_BLOCKING);
+      transport = direct;
+    } else {
+      // A proxy's CONNECT is HTTP/1.1; inside the tunnel ALPN still picks h2 (§14).
+      transport = new HttpClientTransportDynamic(connector,
+          new ClientConnectionFactoryOverHTTP2.HTTP2(http2), HttpClientConnectionFactory.HTTP11);
+    }
     client = new HttpClient(transport);
+    config.proxy().ifPresent(proxy -> {
+      client.getProxyConfiguration().addProxy(new HttpProxy(proxy.host(), proxy.port()));
+      if (proxy.user() != null) {
+        client.getAuthenticationStore().addAuthenticationResult(new BasicAuthentication
+            .BasicResult(URI.create("http://" + proxy.host() + ":" + proxy.port()),
+            HttpHeader.PROXY_AUTHORIZATION, proxy.user(), proxy.password()));
+      }
+    });
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "kvasir"));
     client.setConnectTimeout(config.timeout().toMillis());
     try {
@@ -137,6 +164,9 @@ final class Transport implements AutoCloseable {
       if (cause instanceof IllegalStateException || cause instanceof RetryableRequestException) {
         throw new CompletionException(closedAsSent(call, (RuntimeException) cause));
       }
+      if (cause instanceof HttpResponseException refused) {
+        throw new CompletionException(proxyRefused(call, refused));
+      }
       if (error != null) {
         throw error instanceof CompletionException c ? c : new CompletionException(error);
       }
@@ -161,6 +191,25 @@ final class Transport implements AutoCloseable {
   private static IOException closedAsSent(Call call, RuntimeException e) {
     return new IOException("the connection to '" + call.uri() + "' closed as the request was"
         + " sent: " + e.getMessage(), e);
+  }
+
+  /**
+   * The proxy answered its {@code CONNECT} with an error, which Jetty throws as {@link
+   * HttpResponseException} (docs/kv-connect.md §14): a 5xx is the proxy failing to reach the
+   * server, a network failure retried like any other; anything else is the proxy refusing,
+   * which stays so, most often for want of credentials (407).
+   */
+  private Exception proxyRefused(Call call, HttpResponseException e) {
+    int status = e.getResponse().getStatus();
+    String through = "the proxy " + proxy.map(RemoteProxy::toString).orElse("(none)");
+    String target = call.uri().getHost() + ":" + call.uri().getPort();
+    if (status >= 500) {
+      return new IOException(through + " could not reach " + target + " (status " + status
+          + ")", e);
+    }
+    return new RemoteException(through + " refused the tunnel to " + target + " (status "
+        + status + (status == 407 ? "): it wants a user and password, given in the proxy's URL"
+        + " as http://user:password@host:port" : ")"), e);
   }
 
   /**
@@ -190,6 +239,13 @@ final class Transport implements AutoCloseable {
       request.abort(e);
       throw e;
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof HttpResponseException refused) {
+        Exception why = proxyRefused(call, refused);
+        if (why instanceof IOException io) {
+          throw io;
+        }
+        throw (RemoteException) why;
+      }
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     }
     InputStream body = listener.getInputStream();

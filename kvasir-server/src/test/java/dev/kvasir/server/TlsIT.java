@@ -9,6 +9,7 @@ import dev.kvasir.base.KvOptions;
 import dev.kvasir.connect.RemoteException;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.ConnectProxy;
 import dev.kvasir.testkit.DenoPeer;
 import dev.kvasir.testkit.TestCertificates;
 import java.net.Socket;
@@ -111,12 +112,53 @@ class TlsIT {
         .hasMessageContaining("remote.trustStore");
   }
 
+  /** Deno takes its proxy from HTTPS_PROXY, for KV Connect as for fetch. */
+  @Test
+  void deno_throughTheProxyOfItsEnvironment_runsEveryRemoteOperation() throws Exception {
+    try (ConnectProxy proxy = ConnectProxy.start()) {
+      DenoPeer deno = DenoPeer.require(dir.resolve("deno"))
+          .env("DENO_KV_ACCESS_TOKEN", Served.TOKEN)
+          .env("DENO_CERT", certificates.caPem().toString())
+          .env("HTTPS_PROXY", "http://127.0.0.1:" + proxy.port());
+      assertThat(deno.run("remote.ts", server.url())).isEqualTo("ok");
+      assertThat(proxy.tunnels()).isNotEmpty();
+    }
+  }
+
   @Test
   void deno_trustingTheCa_runsEveryRemoteOperationOverHttps() throws Exception {
     DenoPeer deno = DenoPeer.require(dir.resolve("deno"))
         .env("DENO_KV_ACCESS_TOKEN", Served.TOKEN)
         .env("DENO_CERT", certificates.caPem().toString());
     assertThat(deno.run("remote.ts", server.url())).isEqualTo("ok");
+  }
+
+  /**
+   * A Java service behind a company's outbound proxy reaches a hosted server only through the
+   * proxy's CONNECT tunnels; the client had no way to use one.
+   */
+  @Test
+  void kvasirClient_throughAnHttpProxy_tunnelsEveryCall() throws Exception {
+    try (ConnectProxy proxy = ConnectProxy.start();
+        Kv kv = Kv.open(server.url(), trusting()
+            .with("remote.proxy", "http://127.0.0.1:" + proxy.port()))) {
+      kv.set(KvKey.of("through"), "the proxy");
+      assertThat(kv.get(KvKey.of("through")).value()).isEqualTo("the proxy");
+      assertThat(proxy.tunnels()).isNotEmpty()
+          .allMatch(t -> t.equals(URI.create(server.url()).getAuthority()));
+    }
+    try (ConnectProxy guarded = ConnectProxy.requiring("svc", "p@ss:word")) {
+      String at = "127.0.0.1:" + guarded.port();
+      assertThatThrownBy(() -> Kv.open(server.url(), trusting()
+          .with("remote.proxy", "http://" + at).with("remote.maxRetries", "0")))
+          .hasMessageContaining("407").hasMessageContaining("proxy http://" + at)
+          .hasMessageContaining("http://user:password@host:port");
+      try (Kv kv = Kv.open(server.url(), trusting()
+          .with("remote.proxy", "http://svc:p%40ss%3Aword@" + at))) {
+        assertThat(kv.get(KvKey.of("through")).value()).isEqualTo("the proxy");
+      }
+      assertThat(guarded.tunnels()).isNotEmpty();
+    }
   }
 
   /**
