@@ -6,11 +6,13 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.LayoutBase;
 import dev.kvasir.value.JsFormat;
 import java.time.Instant;
+import org.slf4j.event.KeyValuePair;
 
 /**
  * One JSON object per log event and line, for log collectors (docs/operations.md §6): {@code
- * time} (ISO 8601, UTC), {@code level}, {@code logger}, {@code thread}, {@code message} and, with
- * an exception, {@code exception} (its stack trace as text).
+ * time} (ISO 8601, UTC), {@code level}, {@code logger}, {@code thread}, {@code message}, the
+ * event's SLF4J key-value pairs (the access log's) and, with an exception, {@code exception}
+ * (its stack trace as text).
  */
 final class JsonLines extends LayoutBase<ILoggingEvent> {
   @Override
@@ -21,6 +23,18 @@ final class JsonLines extends LayoutBase<ILoggingEvent> {
     field(b, "logger", event.getLoggerName());
     field(b, "thread", event.getThreadName());
     field(b, "message", event.getFormattedMessage());
+    // The event's key-value pairs (the access log's status, path, …) as fields of their own.
+    if (event.getKeyValuePairs() != null) {
+      for (KeyValuePair pair : event.getKeyValuePairs()) {
+        if (pair.value instanceof Number n) {
+          b.append(',');
+          JsFormat.appendQuoted(b, pair.key);
+          b.append(':').append(n);
+        } else {
+          field(b, pair.key, pair.value == null ? null : pair.value.toString());
+        }
+      }
+    }
     IThrowableProxy thrown = event.getThrowableProxy();
     if (thrown != null) {
       field(b, "exception", ThrowableProxyUtil.asString(thrown));
@@ -29,7 +43,9 @@ final class JsonLines extends LayoutBase<ILoggingEvent> {
   }
 
   private static void field(StringBuilder b, String name, String value) {
-    b.append(",\"").append(name).append("\":");
+    b.append(',');
+    JsFormat.appendQuoted(b, name);
+    b.append(':');
     if (value == null) {
       b.append("null");
     } else {

@@ -100,6 +100,30 @@ class ServeConfigIT {
     }
   }
 
+  /**
+   * In JSON lines, the access log's facts are fields of their own, which log collectors query
+   * without parsing NCSA's line out of the message.
+   */
+  @Test
+  void theAccessLog_inJsonLines_hasTheRequestsFactsAsFields() throws Exception {
+    try (ServeProcess serve = new ServeProcess(dir, Map.of("KVASIR_ACCESS_LOG", "true",
+        "KVASIR_LOG_FORMAT", "json"), "--port", "0", "--access-token", TOKEN)) {
+      assertThat(get(serve.url() + "/nothing-here?x=1").statusCode()).isEqualTo(404);
+      String line = serve.awaitError(l -> l.contains("/nothing-here"), Duration.ofSeconds(5));
+      JsonNode event = JSON.readTree(line);
+      assertThat(event.get("logger").asText()).isEqualTo("dev.kvasir.server.access");
+      assertThat(event.get("method").asText()).isEqualTo("GET");
+      assertThat(event.get("path").asText()).isEqualTo("/nothing-here?x=1");
+      assertThat(event.get("status").isInt()).isTrue();
+      assertThat(event.get("status").asInt()).isEqualTo(404);
+      assertThat(event.get("client").asText()).isEqualTo("127.0.0.1");
+      assertThat(event.get("protocol").asText()).startsWith("HTTP/");
+      assertThat(event.get("ms").isNumber()).isTrue();
+      assertThat(event.get("bytes").isNumber()).isTrue();
+      assertThat(event.get("message").asText()).contains("\"GET /nothing-here?x=1 HTTP/");
+    }
+  }
+
   @Test
   void tlsOptions_thatDoNotFit_areUsageErrors_namingTheProblem() throws Exception {
     Files.writeString(dir.resolve("cert.pem"), "not a certificate\n");

@@ -18,14 +18,12 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
-import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.Slf4jRequestLogWriter;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -50,9 +48,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class KvServer implements AutoCloseable {
   /** The SLF4J logger of the access log, at INFO (docs/operations.md §6). */
   public static final String ACCESS_LOGGER = "dev.kvasir.server.access";
-  /** NCSA's common log format with the time taken in ms and the user agent; never a token. */
-  private static final String ACCESS_LOG_FORMAT =
-      "%{client}a - %u %t \"%r\" %s %O %{ms}Tms \"%{User-Agent}i\"";
   /** HTTP/2 streams of a connection that its watches may not take: room for its other calls. */
   private static final int STREAMS_KEPT_FOR_REQUESTS = 32;
 
@@ -110,9 +105,7 @@ public final class KvServer implements AutoCloseable {
     connections = new OpenConnections(b.maxConnections, b.idleTimeout, connector);
     jetty.addBean(connections);
     if (b.accessLog) {
-      Slf4jRequestLogWriter writer = new Slf4jRequestLogWriter();
-      writer.setLoggerName(ACCESS_LOGGER);
-      jetty.setRequestLog(new CustomRequestLog(writer, ACCESS_LOG_FORMAT));
+      jetty.setRequestLog(new AccessLog());
     }
     RequestMetrics metrics = b.metrics == null ? null : new RequestMetrics(b.metrics);
     handler = newConnectHandler(b, metrics == null ? applied -> { } : metrics::commit);
