@@ -53,12 +53,19 @@ import org.jspecify.annotations.Nullable;
 public final class Kv implements AutoCloseable {
   /** Listing a whole selection, for counting and deleting it. */
   private static final ListOptions WHOLE = ListOptions.defaults().batchSize(1000);
+  /**
+   * Failed attempts after which a transaction takes its turn ({@link ConflictTurns}), at the
+   * latest before its last: rare enough under contention that others seldom wait for it, soon
+   * enough that none gives up.
+   */
+  private static final int TURN_AFTER_ATTEMPTS = 12;
 
   private final KvEngine engine;
   private final ValueMapper mapper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<WatchStream> watches = ConcurrentHashMap.newKeySet();
   private final Set<QueueListener> listeners = ConcurrentHashMap.newKeySet();
+  private final ConflictTurns turns = new ConflictTurns();
   private volatile LongConsumer committed = n -> { };
   private volatile LongConsumer checkFailed = n -> { };
   private volatile LongConsumer transactions = n -> { };
@@ -313,8 +320,10 @@ public final class Kv implements AutoCloseable {
    * Runs {@code work} as an optimistic transaction, as FoundationDB's {@code run} does: its reads
    * through the {@link KvTransaction} become checks, its writes commit with them in one atomic
    * operation, and when a check fails (another commit changed a key it read) it runs again,
-   * after a growing random pause, up to {@code options.maxAttempts()} times. {@code work} may
-   * run more than once, so it should do nothing but read and write through its transaction.
+   * after a growing random pause, up to {@code options.maxAttempts()} times; one that keeps
+   * losing takes a turn in which no other transaction of this database runs. {@code work} may
+   * run more than once, so it should do nothing but read and write through its transaction
+   * (waiting in it for another thread's transaction may wait for ever).
    *
    * <pre>{@code
    * long next = kv.transact(tx -> {
@@ -330,27 +339,85 @@ public final class Kv implements AutoCloseable {
   public <T> T transact(TransactOptions options, Function<KvTransaction, T> work) {
     ensureOpen();
     long bound = Math.max(1, options.firstBackoff().toNanos());
-    for (int attempt = 1; ; attempt++) {
-      KvTransaction tx = new KvTransaction(this);
-      T result = work.apply(tx);
-      if (tx.commit().ok()) {
-        transactions.accept(1);
-        return result;
+    // A transaction begun inside another's work takes no turn: the outer one may hold it, or
+    // be an attempt that a holder waits for.
+    boolean nested = turns.nested();
+    boolean turn = false;
+    try {
+      for (int attempt = 1; ; attempt++) {
+        boolean free = !turn && !nested;
+        if (free) {
+          waitForTurns();
+        }
+        T result;
+        boolean ok;
+        turns.inAttempt(true);
+        try {
+          KvTransaction tx = new KvTransaction(this);
+          result = work.apply(tx);
+          ok = tx.commit().ok();
+        } finally {
+          turns.inAttempt(nested);
+          if (free) {
+            turns.endFree();
+          }
+        }
+        if (ok) {
+          transactions.accept(1);
+          return result;
+        }
+        conflicts.accept(1);
+        if (attempt == options.maxAttempts()) {
+          throw new KvConflictException("the transaction met other commits to the keys it read "
+              + attempt + " times in a row and gave up (TransactOptions.maxAttempts)", attempt);
+        }
+        int turnAfter = Math.min(TURN_AFTER_ATTEMPTS, options.maxAttempts() - 1);
+        if (!turn && !nested && attempt >= turnAfter) {
+          // Losing again and again: take the turn, held until this transaction ends. Its next
+          // attempt meets no other transaction of this process, so it goes at once.
+          takeTurn();
+          turn = true;
+          continue;
+        }
+        // Pause, longer each time, so that contending transactions spread out; once this one
+        // holds the turn, what changed its keys came from elsewhere (another process, a plain
+        // write, the outer transaction).
+        try {
+          TimeUnit.NANOSECONDS.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new KvException("interrupted between attempts of a transaction; nothing of it"
+              + " was applied", e);
+        }
+        bound = Math.min(bound * 2, options.maxBackoff().toNanos());
       }
-      conflicts.accept(1);
-      if (attempt == options.maxAttempts()) {
-        throw new KvConflictException("the transaction met other commits to the keys it read "
-            + attempt + " times in a row and gave up (TransactOptions.maxAttempts)", attempt);
+    } finally {
+      if (turn) {
+        turns.release();
       }
-      try {
-        TimeUnit.NANOSECONDS.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new KvException("interrupted between attempts of a transaction; nothing of it"
-            + " was applied", e);
-      }
-      bound = Math.min(bound * 2, options.maxBackoff().toNanos());
     }
+  }
+
+  private void takeTurn() {
+    try {
+      turns.take();
+    } catch (InterruptedException e) {
+      throw interruptedWaiting(e);
+    }
+  }
+
+  private void waitForTurns() {
+    try {
+      turns.startFree();
+    } catch (InterruptedException e) {
+      throw interruptedWaiting(e);
+    }
+  }
+
+  private static KvException interruptedWaiting(InterruptedException e) {
+    Thread.currentThread().interrupt();
+    return new KvException("interrupted while a transaction that met a conflict had its turn;"
+        + " nothing of this one was applied", e);
   }
 
   /**
