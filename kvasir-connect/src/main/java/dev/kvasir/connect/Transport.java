@@ -200,8 +200,11 @@ final class Transport implements AutoCloseable {
    * which stays so, most often for want of credentials (407).
    */
   private Exception proxyRefused(Call call, HttpResponseException e) {
+    if (proxy.isEmpty()) {
+      return new IOException(e.getMessage(), e); // not a tunnel: nothing more to say of it
+    }
     int status = e.getResponse().getStatus();
-    String through = "the proxy " + proxy.map(RemoteProxy::toString).orElse("(none)");
+    String through = "the proxy " + proxy.get();
     String target = call.uri().getHost() + ":" + call.uri().getPort();
     if (status >= 500) {
       return new IOException(through + " could not reach " + target + " (status " + status
