@@ -12,8 +12,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +26,13 @@ class ServeIT {
       "kvasir_server_commits_total{outcome=\"committed\"} 1";
 
   @TempDir Path dir;
+  /** Servers this test started: a failed check must not leave one running. */
+  private final List<Process> started = new ArrayList<>();
+
+  @AfterEach
+  void stopWhatIsLeft() {
+    started.forEach(Process::destroyForcibly);
+  }
 
   @Test
   void serve_withoutATerminal_writesTheGeneratedTokenToAPrivateFile_servesClients_andStops()
@@ -32,6 +42,7 @@ class ServeIT {
         .toString(), "-jar", Path.of("target", "kvasir.jar").toAbsolutePath().toString(),
         "serve", "--path", file.toString(), "--port", "0").directory(dir.toFile())
         .redirectErrorStream(true).start();
+    started.add(p);
     Banner banner = Banner.read(p, Pattern.compile(" at (http://127\\.0\\.0\\.1:\\d+)$"));
     String url = banner.url();
     assertThat(url).as("%s", banner.lines()).isNotNull();
@@ -67,6 +78,7 @@ class ServeIT {
     pb.environment().remove("KVASIR_ACCESS_TOKEN");
     pb.environment().put("KVASIR_LOG_LEVEL", "info");
     Process p = pb.start();
+    started.add(p);
     Banner banner = Banner.read(p, Pattern.compile(
         "^Kvasir serves .*env\\.sqlite3 at (http://127\\.0\\.0\\.1:\\d+)$"));
     String url = banner.url();
