@@ -14,9 +14,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The {@code --db}, {@code --access-token}, {@code --ca-file}, {@code --db-password-file},
- * {@code --db-option} and {@code --timeout} options every database command takes. The environment gives the same
- * defaults as it gives {@code kvasir serve}, so a shell set up for a server reaches that
- * server's database.
+ * {@code --db-option} and {@code --timeout} options every database command takes. The
+ * environment gives the same defaults as it gives {@code kvasir serve}, so a shell set up for a
+ * server reaches that server's database.
  */
 final class DatabaseOption {
   static final String DEFAULT = "./kvasir.sqlite3";

@@ -16,11 +16,11 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * How the command and the server log (docs/operations.md §6): every library logs through SLF4J
- * (or {@code java.util.logging}, bridged into it) to logback, which writes lines of text or JSON objects to standard error, at a level from
- * {@code KVASIR_LOG_LEVEL} (default {@code warn}) in a format from {@code KVASIR_LOG_FORMAT}
- * (default {@code text}); {@code serve --log-level}/{@code --log-format} change both once the
- * options are read. An operator's own logback file ({@code -Dlogback.configurationFile=…})
- * replaces all of this.
+ * (or {@code java.util.logging}, bridged into it) to logback, which writes lines of text or
+ * JSON objects to standard error, at a level from {@code KVASIR_LOG_LEVEL} (default {@code
+ * warn}) in a format from {@code KVASIR_LOG_FORMAT} (default {@code text}); {@code serve
+ * --log-level}/{@code --log-format} change both once the options are read. An operator's own
+ * logback file ({@code -Dlogback.configurationFile=…}) replaces all of this.
  */
 final class Logging {
   static final List<String> LEVELS = List.of("error", "warn", "info", "debug", "trace");

@@ -68,7 +68,10 @@ public final class TlsTrust {
     }
   }
 
-  /** {@code base} (null for the JVM's trusted certificates) with the certificates of {@code file}. */
+  /**
+   * {@code base} (null for the JVM's trusted certificates) with the certificates of {@code
+   * file}.
+   */
   private static KeyStore withCaFile(KeyStore base, Path file, String name) {
     try {
       KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());

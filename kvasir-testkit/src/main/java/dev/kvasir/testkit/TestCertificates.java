@@ -38,7 +38,8 @@ public record TestCertificates(Path serverKeystore, Path trustStore, Path caPem,
     keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", trust.toString(),
         "-file", caPem.toString());
     TestCertificates made = new TestCertificates(null, trust, caPem, ca);
-    return new TestCertificates(made.signedKeystore(dir, "server", "EC", LOCALHOST), trust, caPem, ca);
+    return new TestCertificates(made.signedKeystore(dir, "server", "EC", LOCALHOST), trust,
+        caPem, ca);
   }
 
   /**
