@@ -67,8 +67,7 @@ final class TokensFile implements Supplier<List<AccessToken>> {
     try {
       return Files.getLastModifiedTime(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": "
-          + FileErrors.reason(e), e);
+      throw unreadable(e);
     }
   }
 
@@ -76,9 +75,13 @@ final class TokensFile implements Supplier<List<AccessToken>> {
     try {
       return TextFiles.read(file).lines().toList();
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": "
-          + FileErrors.reason(e), e);
+      throw unreadable(e);
     }
+  }
+
+  private IllegalArgumentException unreadable(IOException e) {
+    return new IllegalArgumentException("cannot read the tokens file " + file + ": "
+        + FileErrors.reason(e), e);
   }
 
   private List<AccessToken> parse(List<String> lines) {

@@ -1,13 +1,11 @@
 package dev.kvasir.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.base.KvException;
+import dev.kvasir.key.Utf8;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** How a VALUE argument is read ({@code --type}). */
@@ -38,11 +36,8 @@ enum ValueType {
     }
     String text;
     try {
-      text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(input)).toString();
-    } catch (CharacterCodingException e) {
+      text = Utf8.decode(input, 0, input.length, "standard input");
+    } catch (KvDecodeException e) {
       throw new IllegalArgumentException("standard input is not UTF-8 text; to store its bytes"
           + " as they are, pass --type bytes");
     }

@@ -1,6 +1,7 @@
 package dev.kvasir.connect;
 
 import dev.kvasir.base.KvArgumentException;
+import dev.kvasir.spi.Engines;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +91,7 @@ public record RemoteProxy(String host, int port, String user, String password) {
     }
     if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
       throw new KvArgumentException(setting + " must be an http:// proxy with a host, such as"
-          + " http://proxy.internal:3128; got " + redact(url));
+          + " http://proxy.internal:3128; got " + Engines.redact(url));
     }
     int port = uri.getPort() < 0 ? 80 : uri.getPort();
     String user = null;
@@ -101,10 +102,6 @@ public record RemoteProxy(String host, int port, String user, String password) {
       password = parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "";
     }
     return new RemoteProxy(uri.getHost(), port, user, password);
-  }
-
-  private static String redact(String url) {
-    return url.replaceAll("(://[^:@/]*:)[^@/]*@", "$1***@");
   }
 
   /**
