@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
@@ -121,16 +124,10 @@ final class DatabaseOption {
     if (password != null) {
       options = options.with("password", Secrets.databasePassword(password, engine, where));
     }
-    String envCaFile = System.getenv("KVASIR_CA_FILE");
-    Path ca = caFile != null ? caFile
-        : where.startsWith("https://") && !isEmpty(envCaFile)
-            ? Path.of(envCaFile) : null;
-    if (ca != null) {
-      if (!where.startsWith("https://")) {
-        throw new IllegalArgumentException("--ca-file is for an https:// database; got --db "
-            + engine.describe(where));
-      }
-      options = options.with("remote.caFile", ca.toString());
+    Optional<Path> ca = caFile(caFile, where.startsWith("https://"),
+        () -> "database; got --db " + engine.describe(where));
+    if (ca.isPresent()) {
+      options = options.with("remote.caFile", ca.get().toString());
     }
     if (remote) {
       if (timeout.isZero()) {
@@ -141,6 +138,26 @@ final class DatabaseOption {
       options = options.with("remote.deadlineMs", Long.toString(timeout.toMillis()));
     }
     return Kv.of(engine.open(where, options));
+  }
+
+  /**
+   * The PEM file of CA certificates to trust: {@code given} ({@code --ca-file}), else for an
+   * https:// server the environment's {@code KVASIR_CA_FILE}, which other servers' commands
+   * ignore as they ignore its token.
+   *
+   * @throws IllegalArgumentException for {@code --ca-file} given for a server that is not
+   *     https://, which {@code got} describes ("URL; got http://…")
+   */
+  static Optional<Path> caFile(@Nullable Path given, boolean https, Supplier<String> got) {
+    if (given != null) {
+      if (!https) {
+        throw new IllegalArgumentException("--ca-file is for an https:// " + got.get());
+      }
+      return Optional.of(given);
+    }
+    String fromEnvironment = System.getenv("KVASIR_CA_FILE");
+    return https && !isEmpty(fromEnvironment) ? Optional.of(Path.of(fromEnvironment))
+        : Optional.empty();
   }
 
   private static boolean isEmpty(String s) {

@@ -120,19 +120,13 @@ final class ReadyCommand implements Callable<Integer> {
   /** Whom to trust over https: the configured certificate, anyone, or the CAs and --ca-file. */
   private SSLContext tls(URI server, ServedAddress served) throws Exception {
     boolean https = server.getScheme() != null && server.getScheme().equals("https");
-    if (caFile != null && !https) {
-      throw new IllegalArgumentException("--ca-file is for an https:// URL; got " + server);
-    }
+    Optional<Path> ca = DatabaseOption.caFile(caFile, https, () -> "URL; got " + server);
     if (insecure) {
       return ProbeTrust.anyCertificate();
     }
     if (served != null && https) {
       return ProbeTrust.exactly(served.certificates());
     }
-    String envCaFile = System.getenv("KVASIR_CA_FILE");
-    Optional<Path> ca = caFile != null ? Optional.of(caFile)
-        : https && envCaFile != null && !envCaFile.isEmpty()
-            ? Optional.of(Path.of(envCaFile)) : Optional.empty();
     return TlsTrust.context(Optional.empty(), "", "", ca, "--ca-file");
   }
 
