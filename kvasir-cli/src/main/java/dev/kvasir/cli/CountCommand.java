@@ -5,6 +5,7 @@ import dev.kvasir.KvListIterator;
 import dev.kvasir.ListOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code kvasir count}. */
 @Command(name = "count", mixinStandardHelpOptions = true,
@@ -15,6 +16,9 @@ import picocli.CommandLine.Mixin;
 final class CountCommand extends DbCommand {
   @Mixin Selection selection;
 
+  @Option(names = "--json", description = "Print {\"count\":N}.")
+  boolean json;
+
   @Override
   int run(Kv kv) {
     KvListIterator entries = kv.list(selection.selector(), ListOptions.defaults()
@@ -22,7 +26,7 @@ final class CountCommand extends DbCommand {
     long[] count = {0};
     Listing listing = new Listing(out(), err());
     listing.walk(entries, e -> count[0]++);
-    out().println(count[0]);
+    out().println(json ? "{\"count\":" + count[0] + "}" : String.valueOf(count[0]));
     return listing.exitCode(false);
   }
 }

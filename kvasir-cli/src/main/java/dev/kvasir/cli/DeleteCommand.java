@@ -7,6 +7,7 @@ import dev.kvasir.KvKey;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code kvasir delete KEY...}. */
@@ -21,6 +22,10 @@ final class DeleteCommand extends DbCommand {
   @Parameters(paramLabel = "KEY", arity = "1..*") List<KvKey> keys;
 
   @Mixin CheckOption check;
+
+  @Option(names = "--json", description = "Print {\"ok\":true,\"versionstamp\":\"…\"} (as Deno's"
+      + " commit result); without it delete prints nothing.")
+  boolean json;
 
   @Override
   boolean writes() {
@@ -41,6 +46,9 @@ final class DeleteCommand extends DbCommand {
     if (!r.ok()) {
       throw new Failure("the check failed: " + KeySyntax.format(keys.get(0)) + " "
           + check.describe() + "; nothing was deleted");
+    }
+    if (json) {
+      out().println(Render.commitJson(r));
     }
     return 0;
   }

@@ -43,6 +43,10 @@ final class EnqueueCommand extends DbCommand {
           + " attempt only. Default: Deno's, 100,1000,5000,30000,60000.")
   String backoffSchedule;
 
+  @Option(names = "--json", description = "Print {\"ok\":true,\"versionstamp\":\"…\"} (as Deno's"
+      + " commit result) instead of the bare versionstamp.")
+  boolean json;
+
   @Override
   boolean writes() {
     return true;
@@ -67,7 +71,7 @@ final class EnqueueCommand extends DbCommand {
       options = options.backoffSchedule(intervals());
     }
     CommitResult r = kv.enqueue(message, options);
-    out().println(r.versionstamp());
+    out().println(json ? Render.commitJson(r) : r.versionstamp().toString());
     return 0;
   }
 

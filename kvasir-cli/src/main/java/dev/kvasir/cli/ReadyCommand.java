@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvasir.base.KvException;
 import dev.kvasir.connect.TlsTrust;
 import java.io.IOException;
@@ -76,6 +77,10 @@ final class ReadyCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, description = "Print nothing; the exit status tells.")
   boolean quiet;
 
+  @Option(names = "--json", description = "Print {\"url\",\"ready\",\"status\",\"answer\"},"
+      + " or {\"url\",\"ready\":false,\"status\":null,\"error\"} when nothing answered.")
+  boolean json;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -94,17 +99,23 @@ final class ReadyCommand implements Callable<Integer> {
     }
     URI readyz = URI.create(server + "/readyz");
     long deadline = System.nanoTime() + wait.toNanos();
-    String answer;
+    ObjectNode answer = Render.JSON.createObjectNode();
     int status;
     while (true) {
+      answer.removeAll();
+      answer.put("url", server.toString());
       try {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(readyz)
             .timeout(ASK_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         status = r.statusCode() == 200 ? 0 : Kvasir.FAILED;
-        answer = r.statusCode() + " " + r.body().strip();
+        answer.put("ready", status == 0);
+        answer.put("status", r.statusCode());
+        answer.put("answer", r.body().strip());
       } catch (IOException e) {
         status = Kvasir.DATABASE_ERROR;
-        answer = "no answer (" + why(e, server) + ")";
+        answer.put("ready", false);
+        answer.putNull("status");
+        answer.put("error", why(e, server));
       }
       if (status == 0 || System.nanoTime() >= deadline) {
         break;
@@ -112,7 +123,9 @@ final class ReadyCommand implements Callable<Integer> {
       Thread.sleep(500);
     }
     if (!quiet) {
-      out.println(server + ": " + answer);
+      out.println(json ? Render.text(answer) : server + ": " + (answer.has("error")
+          ? "no answer (" + answer.get("error").asText() + ")"
+          : answer.get("status").asInt() + " " + answer.get("answer").asText()));
     }
     return status;
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvasir.CommitResult;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.Hex;
@@ -74,6 +75,14 @@ final class Render {
       node.put("expiresAt", java.time.Instant.ofEpochMilli(e.expireAtMs()).toString());
     }
     return node;
+  }
+
+  /** A successful commit as Deno's {@code KvCommitResult}: {@code {"ok":true,"versionstamp":…}}. */
+  static String commitJson(CommitResult r) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("ok", r.ok());
+    node.put("versionstamp", r.ok() ? r.versionstamp().toString() : null);
+    return text(node);
   }
 
   static String value(KvEntry e, boolean raw) {

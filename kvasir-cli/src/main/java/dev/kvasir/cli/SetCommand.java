@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
             + " exact text with --type string."},
     footer = {"", "Examples:",
         "  kvasir set '[\"users\", \"alice\"]' '{\"name\": \"Alice\", \"age\": 30}'",
-        "  kvasir set '[\"greeting\"]' hello --type string",
+        "  kvasir set '[\"greeting\"]' hello --type string --json",
         "  kvasir set '[\"visits\"]' 0 --type u64",
         "  kvasir set '[\"session\", 7n]' '\"token\"' --expire-in 30m",
         "  kvasir set '[\"tags\"]' '{\"$set\": [\"a\", \"b\"]}'",
@@ -41,6 +41,10 @@ final class SetCommand extends DbCommand {
   Duration expireIn;
 
   @Mixin CheckOption check;
+
+  @Option(names = "--json", description = "Print {\"ok\":true,\"versionstamp\":\"…\"} (as Deno's"
+      + " commit result) instead of the bare versionstamp.")
+  boolean json;
 
   @Override
   boolean writes() {
@@ -65,7 +69,7 @@ final class SetCommand extends DbCommand {
       throw new Failure("the check failed: " + KeySyntax.format(key) + " "
           + check.describe() + "; nothing was written");
     }
-    out().println(r.versionstamp());
+    out().println(json ? Render.commitJson(r) : r.versionstamp().toString());
     return 0;
   }
 

@@ -2,11 +2,13 @@ package dev.kvasir.cli;
 
 import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvException;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -18,6 +20,10 @@ abstract class U64Command extends DbCommand {
 
   @Parameters(index = "1", paramLabel = "N", description = "An unsigned 64-bit integer.")
   BigInteger n;
+
+  @Option(names = "--json", description = "Print the entry read after the commit as"
+      + " {\"key\",\"value\",\"versionstamp\"}, as get --json does.")
+  boolean json;
 
   abstract void apply(AtomicOperation op, KvU64 operand);
 
@@ -37,7 +43,8 @@ abstract class U64Command extends DbCommand {
     AtomicOperation op = kv.atomic();
     apply(op, operand);
     op.commit();
-    out().println(Render.value(kv.get(key), false));
+    KvEntry after = kv.get(key);
+    out().println(json ? Render.text(Render.entryJson(after)) : Render.value(after, false));
     return 0;
   }
 

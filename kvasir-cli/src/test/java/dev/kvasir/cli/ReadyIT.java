@@ -39,6 +39,9 @@ class ReadyIT {
       assertThat(fromVariable.exit()).as(fromVariable.err()).isZero();
       assertThat(fromVariable.out())
           .isEqualTo("https://127.0.0.1:" + port + ": 200 ready\n");
+      Jar.Run asJson = kvasir.run(Map.of("KVASIR_CONFIG", config.toString()), "ready", "--json");
+      assertThat(asJson.out()).isEqualTo("{\"url\":\"https://127.0.0.1:" + port
+          + "\",\"ready\":true,\"status\":200,\"answer\":\"ready\"}\n");
       Jar.Run fromOption = kvasir.run("ready", "--quiet", "--config", config.toString());
       assertThat(fromOption.exit()).as(fromOption.err()).isZero();
       assertThat(fromOption.out()).isEmpty();
@@ -65,6 +68,12 @@ class ReadyIT {
     assertThat(refused.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
     assertThat(refused.out()).isEqualTo("http://127.0.0.1:" + port + ": no answer (connection"
         + " refused: nothing listens at 127.0.0.1 port " + port + ")\n");
+    Jar.Run refusedJson = kvasir.run(Map.of("KVASIR_PORT", Integer.toString(port)), "ready",
+        "--json");
+    assertThat(refusedJson.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(refusedJson.out()).isEqualTo("{\"url\":\"http://127.0.0.1:" + port
+        + "\",\"ready\":false,\"status\":null,\"error\":\"connection refused: nothing listens"
+        + " at 127.0.0.1 port " + port + "\"}\n");
 
     Jar.Run missing = kvasir.run("ready", "--config", "missing.properties");
     assertThat(missing.exit()).isEqualTo(Kvasir.USAGE);

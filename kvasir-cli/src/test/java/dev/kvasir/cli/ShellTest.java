@@ -66,6 +66,21 @@ class ShellTest {
   }
 
   @Test
+  void everyCommandThatPrintsAnAnswer_printsItAsJsonWithJson() throws Exception {
+    // A script reads these with jq; before, set/delete/sum/count/enqueue had no --json.
+    DatabaseOption db = inMemory();
+    try (Kv kv = Kv.open(":memory:")) {
+      String commit = "\\{\"ok\":true,\"versionstamp\":\"[0-9a-f]{20}\"}\n";
+      String screen = session(kv, db, String.join("\n",
+          "set [\"k\"] 1 --json", "sum [\"n\"] 5 --json", "count --json",
+          "enqueue '\"job\"' --json", "delete [\"k\"] --json", "delete [\"k\"]", ""), false);
+      assertThat(screen).matches(commit
+          + "\\{\"key\":\\[\"n\"],\"value\":\\{\"\\$u64\":\"5\"},\"versionstamp\":\"[0-9a-f]{20}\"}\n"
+          + "\\{\"count\":2}\n" + commit + commit);
+    }
+  }
+
+  @Test
   void runsCommandsOnTheOpenDatabase_withShellQuoting_andKeepsHistory() throws Exception {
     DatabaseOption db = inMemory();
     try (Kv kv = Kv.open(":memory:")) {
