@@ -246,7 +246,7 @@ final class DagCommands {
     public Integer call() throws Exception {
       DagStore store = open(true);
       // Written aside and renamed once whole, as kvasir export does (docs/backup.md §7).
-      long blocks = FileMoves.writeAside(file, ".partial", partial -> {
+      long blocks = FileMoves.writeAside(file, spec.commandLine().getErr(), partial -> {
         try (OutputStream out = Files.newOutputStream(partial)) {
           return Car.export(store.blocks(), store.root(), out);
         }

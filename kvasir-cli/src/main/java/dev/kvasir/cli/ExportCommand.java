@@ -50,9 +50,8 @@ final class ExportCommand extends DbCommand {
     // Written aside and renamed once complete (docs/backup.md §7): an export that fails or is
     // killed leaves no file at FILE that looks like a whole export, and an earlier one there
     // stays as it was.
-    int exit = FileMoves.writeAside(output, ".partial-" + ProcessHandle.current().pid(),
-        partial -> export(kv, new PrintWriter(
-            Files.newBufferedWriter(partial, StandardCharsets.UTF_8))));
+    int exit = FileMoves.writeAside(output, err(), partial -> export(kv, new PrintWriter(
+        Files.newBufferedWriter(partial, StandardCharsets.UTF_8))));
     err().println("exported " + exported + " entries to " + output);
     return exit;
   }

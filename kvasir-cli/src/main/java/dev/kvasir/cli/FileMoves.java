@@ -1,6 +1,7 @@
 package dev.kvasir.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -22,21 +23,24 @@ final class FileMoves {
   }
 
   /**
-   * Has {@code writing} write {@code target} beside it, under its name with {@code suffix}
-   * added, then syncs that file and renames it to {@code target}. If anything fails, the file
-   * written aside is removed and {@code target} stays as it was.
+   * Has {@code writing} write {@code target} beside it, under its name with
+   * {@code .partial-PID} added, then syncs that file and renames it to {@code target}. If
+   * anything fails, the file written aside is removed and {@code target} stays as it was.
+   * Partial files that killed runs left are removed first, saying so on {@code err}.
    *
    * @return what {@code writing} returned
    */
-  static <T, E extends Exception> T writeAside(Path target, String suffix,
+  static <T, E extends Exception> T writeAside(Path target, PrintWriter err,
       Writing<T, E> writing) throws E, IOException {
-    Path partial = target.resolveSibling(target.getFileName() + suffix);
     Path dir = target.toAbsolutePath().getParent();
     if (dir != null && !Files.isDirectory(dir)) {
       // Else the error would name the partial file, which the user never asked for.
       throw new NoSuchFileException(target.toString(), null, "its directory " + dir
           + " does not exist");
     }
+    Leftovers leftovers = new Leftovers(target, "partial");
+    leftovers.removeStale(err);
+    Path partial = leftovers.ours();
     try {
       T result = writing.write(partial);
       sync(partial);

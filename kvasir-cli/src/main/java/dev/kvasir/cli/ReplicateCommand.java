@@ -43,7 +43,7 @@ final class ReplicateCommand implements Callable<Integer> {
     if (isCar(source) && isCar(target)) {
       throw new IllegalArgumentException("one of SOURCE and TARGET must be a dag:DIR");
     } else if (isCar(target)) {
-      result = FileMoves.writeAside(Path.of(target), ".partial", partial -> {
+      result = FileMoves.writeAside(Path.of(target), spec.commandLine().getErr(), partial -> {
         try (OutputStream out = Files.newOutputStream(partial)) {
           return Replication.toCar(DagLocation.directory(source), out);
         }

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
         + " anything is written; a damaged backup is refused, naming the block.",
         "The target must not exist yet, or (PostgreSQL) hold no entries. A SQLite file or"
             + " dag: directory is built beside it (NAME.restoring-PID) and renamed to NAME"
-            + " once whole, so a restore that is killed leaves nothing at NAME."},
+            + " once whole, so a restore that is killed leaves nothing at NAME; the next"
+            + " restore to NAME removes what it left."},
     footer = {"", "Examples:",
         "  kvasir restore --from dag:./backup --to restored.sqlite3",
         "  kvasir restore --from dag:./backup --at 2026-11-23T10:15:30Z --to restored.sqlite3",
@@ -78,7 +79,7 @@ final class RestoreCommand implements Callable<Integer> {
       options = options.with("password",
           Secrets.databasePassword(passwordFile, engine, to, "--to-password-file"));
     }
-    RestoreTarget target = RestoreTarget.of(engine, to);
+    RestoreTarget target = RestoreTarget.of(engine, to, spec.commandLine().getErr());
     PointInTime.Restored restored;
     try (KvEngine built = engine.open(target.location(), options)) {
       restored = PointInTime.restore(backup, at, built);

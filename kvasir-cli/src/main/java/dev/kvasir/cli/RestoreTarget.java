@@ -3,6 +3,7 @@ package dev.kvasir.cli;
 import dev.kvasir.dag.engine.DagLocation;
 import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * given the target's name only once it is whole and closed: a restore that is killed leaves
  * that clearly named leftover, never a database at the target that a server would open as a
  * restored one (it would be empty, since the entries are loaded in one transaction after the
- * schema). A database elsewhere (PostgreSQL) is restored in place, in one transaction.
+ * schema). The next restore to that target removes it. A database elsewhere (PostgreSQL) is restored in place, in one transaction.
  */
 final class RestoreTarget {
   private final String location;
@@ -30,20 +31,28 @@ final class RestoreTarget {
     this.target = target;
   }
 
-  /** The target for {@code to}, whose engine is {@code engine}. */
-  static RestoreTarget of(EngineProvider engine, String to) {
-    String suffix = ".restoring-" + ProcessHandle.current().pid();
+  /**
+   * The target for {@code to}, whose engine is {@code engine}. What killed restores to the same
+   * target left beside it is removed first, saying so on {@code err}.
+   */
+  static RestoreTarget of(EngineProvider engine, String to, PrintWriter err) {
     if (engine.name().equals("sqlite") && !engine.files(to).isEmpty()) {
       Path file = Path.of(to);
-      Path aside = withSuffix(file, suffix);
+      Path aside = aside(file, err);
       return new RestoreTarget(aside.toString(), aside, file);
     }
     if (engine.name().equals("dag")) {
       Path dir = DagLocation.directory(to).toAbsolutePath().normalize();
-      Path aside = withSuffix(dir, suffix);
+      Path aside = aside(dir, err);
       return new RestoreTarget("dag:" + aside, aside, dir);
     }
     return new RestoreTarget(to, null, null);
+  }
+
+  private static Path aside(Path target, PrintWriter err) {
+    Leftovers leftovers = new Leftovers(target, "restoring");
+    leftovers.removeStale(err);
+    return leftovers.ours();
   }
 
   /** Where to open the engine that the restore writes. */

@@ -48,8 +48,10 @@ class KilledExportIT {
     assertThat(Files.readAllLines(dir.resolve("backup.ndjson"))).hasSize(ENTRIES);
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString())
-          .filter(n -> n.startsWith("backup.ndjson.partial-"))).as("only the killed one's")
-          .hasSize(1);
+          .filter(n -> n.startsWith("backup.ndjson.partial-")))
+          .as("the killed one's, removed by the next run").isEmpty();
     }
+    assertThat(whole.err()).contains("backup.ndjson.partial-" + export.pid()
+        + ", left by an earlier run");
   }
 }
