@@ -119,6 +119,13 @@ final class ServeCommand implements Callable<Integer> {
           + " URL that leaves it out.")
   Path dbPasswordFile;
 
+  @Option(names = "--db-wait", paramLabel = "DURATION",
+      defaultValue = "${env:KVASIR_DB_WAIT:-60s}",
+      description = "How long to keep trying a database that is not reachable yet (a"
+          + " PostgreSQL server still starting, a name not yet in DNS) before giving up; 0 to"
+          + " give up at once. Default: ${DEFAULT-VALUE}")
+  Duration dbWait;
+
   @Option(names = "--db-option", paramLabel = "NAME=VALUE", split = ",",
       defaultValue = "${env:KVASIR_DB_OPTION}",
       description = "An option of the database's engine, e.g. sqlite.busyTimeoutMs=30000 or"
@@ -202,6 +209,10 @@ final class ServeCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage());
       return Kvasir.USAGE;
     }
+    // SIGTERM, what service managers send, stops the server (below) or the wait for its
+    // database with status 0; Ctrl-C (SIGINT) and SIGHUP stop the JVM, whose hook closes it.
+    CountDownLatch terminated = new CountDownLatch(1);
+    Termination.onSigterm(terminated::countDown);
     KvEngine engine;
     String served;
     try {
@@ -216,7 +227,12 @@ final class ServeCommand implements Callable<Integer> {
           return Kvasir.USAGE;
         }
       }
-      engine = provider.open(location, readOnly ? provider.readOnly(options) : options);
+      KvOptions opening = readOnly ? provider.readOnly(options) : options;
+      engine = DatabaseWait.open(() -> provider.open(location, opening), dbWait, terminated);
+      if (engine == null) {
+        err.println("stopped");
+        return 0;
+      }
       served = provider.describe(location);
     } catch (IllegalArgumentException | KvException e) {
       err.println("error: " + e.getMessage());
@@ -253,15 +269,11 @@ final class ServeCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage() + bindHint(e));
       return Kvasir.DATABASE_ERROR;
     }
-    // Ctrl-C (SIGINT) and SIGHUP stop the JVM, which runs this hook; SIGTERM, what service
-    // managers send, is handled below so that the server drains and exits with status 0.
     Thread hook = new Thread(() -> {
       server.close();
       engine.close();
     }, "kvasir-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    CountDownLatch terminated = new CountDownLatch(1);
-    Termination.onSigterm(terminated::countDown);
     printBanner(out, err, served, server, tokenNote);
     terminated.await(); // without a SIGTERM handler, forever: the shutdown hook stops everything
     Runtime.getRuntime().removeShutdownHook(hook);

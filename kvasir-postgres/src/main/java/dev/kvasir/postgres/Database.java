@@ -130,9 +130,21 @@ final class Database implements AutoCloseable {
       // pgjdbc says "The connection attempt failed." for a host name that does not resolve.
       String why = root instanceof UnknownHostException ? " (unknown host " + root.getMessage()
           + ")" : "";
-      throw new KvException("cannot connect to " + config.describe() + ": " + cause.getMessage()
-          + why, e);
+      String message = "cannot connect to " + config.describe() + ": " + cause.getMessage() + why;
+      // A server that is not up yet, or a name not in DNS yet (a container started beside
+      // ours): later may succeed. A refused password or a missing database will not.
+      if (root instanceof UnknownHostException
+          || cause instanceof SQLException s && isTransient(s)) {
+        throw new KvUnavailableException(message, false, e);
+      }
+      throw new KvException(message, e);
     }
+  }
+
+  /** Whether {@code e} says the server is out of reach or refuses work for now (§7). */
+  static boolean isTransient(SQLException e) {
+    Failure f = classify(e);
+    return f == Failure.CONNECTION || f == Failure.REFUSED;
   }
 
   /** A connection for long-lived use (the writer, the notification listener). */

@@ -3,6 +3,7 @@ package dev.kvasir.postgres;
 import dev.kvasir.base.Consistency;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.base.MeterSink;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.engine.Commit;
@@ -102,8 +103,11 @@ public final class PostgresEngine implements KvEngine {
   /**
    * Connects, and creates or upgrades the schema.
    *
-   * @throws KvException if the server cannot be reached, or the schema is not Kvasir's or
-   *     newer than this version; such a schema is left unchanged
+   * @throws KvUnavailableException if the server cannot be reached, or refuses work, for now
+   *     (not up yet, starting, out of connections, or its name not resolvable yet)
+   * @throws KvException if the server refuses us for good (a wrong password, no such
+   *     database), or the schema is not Kvasir's or newer than this version; such a schema is
+   *     left unchanged
    */
   public static PostgresEngine open(PostgresConfig config) {
     return open(config, System::currentTimeMillis);
@@ -122,7 +126,9 @@ public final class PostgresEngine implements KvEngine {
       }
     } catch (SQLException e) {
       db.close();
-      throw new KvException("cannot open " + config.describe() + ": " + Database.explain(e), e);
+      String message = "cannot open " + config.describe() + ": " + Database.explain(e);
+      throw Database.isTransient(e) ? new KvUnavailableException(message, false, e)
+          : new KvException(message, e);
     } catch (RuntimeException e) {
       db.close();
       throw e;

@@ -8,6 +8,7 @@ import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvException;
+import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.key.KeyPart;
 import dev.kvasir.value.KvU64;
 import java.net.ServerSocket;
@@ -169,18 +170,23 @@ class PostgresSchemaIT {
   }
 
   @Test
-  void unreachableServer_failsAtOnceWithAClearError() throws Exception {
+  void unreachableServer_failsAtOnceWithAClearError_thatSaysLaterMaySucceed() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
+    // Unavailable, not a plain failure: kvasir serve waits for such a server (--db-wait).
     assertThatThrownBy(() -> Kv.open("postgresql://nobody:pw@localhost:" + port + "/none"))
-        .isInstanceOf(KvException.class).hasMessageContaining("cannot connect to")
+        .isInstanceOf(KvUnavailableException.class).hasMessageContaining("cannot connect to")
         .hasMessageContaining("localhost:" + port).hasMessageNotContaining("pw");
     // pgjdbc says only "The connection attempt failed." for a name that does not resolve.
     assertThatThrownBy(() -> Kv.open("postgresql://nobody@no-such-host.invalid/none"))
-        .isInstanceOf(KvException.class)
+        .isInstanceOf(KvUnavailableException.class)
         .hasMessageEndingWith("(unknown host no-such-host.invalid)");
+    // A server that answers that there is no such database: waiting would not mend it.
+    assertThatThrownBy(() -> Kv.open(TestPostgres.url().replaceAll("/postgres$", "/nosuchdb")))
+        .isInstanceOf(KvException.class).isNotInstanceOf(KvUnavailableException.class)
+        .hasMessageContaining("\"nosuchdb\" does not exist");
   }
 
   /** bytea compares as unsigned bytes whatever the database's collation: Deno's key order. */
