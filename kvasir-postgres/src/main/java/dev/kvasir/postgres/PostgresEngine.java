@@ -142,7 +142,10 @@ public final class PostgresEngine implements KvEngine {
   @Override
   public List<List<RawEntry>> snapshotRead(List<ReadRange> ranges, Consistency consistency) {
     ensureOpen();
-    return db.run("read", c -> Reads.read(c, sql, ranges, db.clock().nowMs()));
+    return db.run("read", c -> {
+      db.clock().measureIfStale(c, db.where());
+      return Reads.read(c, sql, ranges, db.clock().nowMs());
+    });
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,25 @@ class ClockSkewIT {
         }
       }
       assertThat(deliveries.get()).as("deliveries of the one message").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aReadOnlyInstanceWhoseClockIsSetAhead_measuresAgain_andSeesNothingExpireEarly() {
+    // A read-only instance does not sweep, and the sweep was where the offset was measured
+    // again: it measured only at open, and its expiry cut-off followed its clock from then on.
+    String url = TestPostgres.url() + "?schema=" + TestPostgres.freshSchema("skewro");
+    AtomicLong setAhead = new AtomicLong();
+    LongSupplier clock = () -> System.currentTimeMillis() + setAhead.get();
+    try (Kv writer = Kv.of(PostgresEngine.open(PostgresConfig.of(url)));
+        Kv reader = Kv.of(PostgresEngine.open(PostgresConfig.of(url).readOnly(true), clock))) {
+      writer.set(KvKey.of("session"), "alive", Duration.ofSeconds(30));
+      assertThat(reader.get(KvKey.of("session")).value()).isEqualTo("alive");
+      setAhead.set(5 * 60_000); // the machine's clock set five minutes ahead after the open
+      assertThat(reader.get(KvKey.of("session")).value()).isEqualTo("alive");
+      RecordingMeterSink meters = new RecordingMeterSink();
+      reader.bindMeters(meters);
+      assertThat(meters.read("kvasir.postgres.clock.offset.seconds")).isBetween(-301.0, -299.0);
     }
   }
 }
