@@ -520,9 +520,18 @@ final class ConnectHandler extends Handler.Abstract {
       }
     }
     AtomicWrite accepted = write;
+    boolean retrySafe = key != null;
     if (!engine.writesWithoutWaiting()) {
-      offload("/v2/atomic_write", request, response, callback,
-          () -> answerCommit(response, callback, engine.atomicWrite(accepted)));
+      offload("/v2/atomic_write", request, response, callback, () -> {
+        Optional<Versionstamp> committed;
+        try {
+          committed = engine.atomicWrite(accepted);
+        } catch (KvUnavailableException e) {
+          refuseIfOutcomeUnknown(e, retrySafe);
+          throw e;
+        }
+        answerCommit(response, callback, committed);
+      });
       return;
     }
     // Answered from the thread that completes the commit (the engine's commit thread), so the
@@ -538,10 +547,30 @@ final class ConnectHandler extends Handler.Abstract {
     commit.whenComplete((committed, failure) ->
         answerAndRelease("/v2/atomic_write", response, callback, () -> {
           if (failure != null) {
-            throw unwrapped(failure);
+            RuntimeException e = unwrapped(failure);
+            if (e instanceof KvUnavailableException u) {
+              refuseIfOutcomeUnknown(u, retrySafe);
+            }
+            throw e;
           }
           answerCommit(response, callback, committed);
         }));
+  }
+
+  /**
+   * A commit that failed in a way that may nevertheless have applied it (a connection lost while
+   * committing, a failed sync), for a client that sent no idempotency key: Deno and Node retry
+   * every 5xx, and the retry could apply the write a second time, so they are told 409 with the
+   * reason, which they raise to the application (docs/kv-connect.md §9). With a key, or when
+   * nothing was applied, it stays a 503, safe to retry.
+   */
+  private static void refuseIfOutcomeUnknown(KvUnavailableException e, boolean retrySafe)
+      throws Refused {
+    if (!retrySafe && e.maybeApplied()) {
+      throw new Refused(409, "The outcome of this commit is unknown: it may or may not have"
+          + " been applied (" + e.getMessage() + "). Read the keys it writes before writing"
+          + " again: a retry could apply it twice.");
+    }
   }
 
   private void answerCommit(Response response, Callback callback,
