@@ -3,6 +3,9 @@ package dev.kvasir.cli;
 import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.spi.KvEngine;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -49,8 +52,7 @@ final class DatabaseWait {
         if (stop.await(pauseNanos, TimeUnit.NANOSECONDS)) {
           return null;
         }
-        pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE
-            : pause.multipliedBy(2);
+        pause = Collections.min(List.of(pause.multipliedBy(2), LONGEST_PAUSE));
       }
     }
   }
@@ -61,6 +63,6 @@ final class DatabaseWait {
   }
 
   private static String seconds(long nanos) {
-    return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e9).replaceAll("\\.0$", "");
+    return String.format(Locale.ROOT, "%.1f", nanos / 1e9).replaceAll("\\.0$", "");
   }
 }

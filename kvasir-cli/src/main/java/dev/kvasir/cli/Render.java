@@ -78,10 +78,10 @@ final class Render {
   }
 
   /** A successful commit as Deno's {@code KvCommitResult}: {@code {"ok":true,"versionstamp":…}}. */
-  static String commitJson(CommitResult r) {
+  static String commitJson(CommitResult committed) {
     ObjectNode node = JSON.createObjectNode();
-    node.put("ok", r.ok());
-    node.put("versionstamp", r.ok() ? r.versionstamp().toString() : null);
+    node.put("ok", true);
+    node.put("versionstamp", committed.versionstamp().toString());
     return text(node);
   }
 
