@@ -17,6 +17,7 @@ import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -106,6 +107,14 @@ final class ServeCommand implements Callable<Integer> {
       description = "Log every request (client, request line, status, bytes, time, user agent;"
           + " never a token) at INFO, whatever --log-level says.")
   boolean accessLog;
+
+  @Option(names = "--trusted-proxy", paramLabel = "ADDRESS[/BITS]", split = ",",
+      defaultValue = "${env:KVASIR_TRUSTED_PROXY}",
+      description = "A reverse proxy or load balancer in front of the server (an IP address or"
+          + " a network such as 10.0.0.0/8; repeatable): for its requests, the access log"
+          + " names the client its X-Forwarded-For header names. From others the header is"
+          + " ignored.")
+  List<String> trustedProxies;
 
   @Option(names = "--metrics-token-file", paramLabel = "FILE",
       defaultValue = "${env:KVASIR_METRICS_TOKEN_FILE}",
@@ -246,7 +255,8 @@ final class ServeCommand implements Callable<Integer> {
       KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches)
           .queueLease(queueLease).maxQueuePolls(maxQueuePolls).readOnly(readOnly)
           .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
-          .metricsToken(metricsToken).accessLog(accessLog);
+          .metricsToken(metricsToken).accessLog(accessLog)
+          .trustedProxies(trustedProxies == null ? List.of() : trustedProxies);
       tokens.configure(b);
       if (maxConnections != null) {
         b.maxConnections(maxConnections);
@@ -260,7 +270,7 @@ final class ServeCommand implements Callable<Integer> {
         b.tls(keystore, keystorePassword);
       }
       server = b.start();
-    } catch (IllegalArgumentException e) { // the TLS files
+    } catch (IllegalArgumentException e) { // the TLS files, the trusted proxies
       engine.close();
       err.println("error: " + e.getMessage());
       return Kvasir.USAGE;

@@ -124,6 +124,37 @@ class ServeConfigIT {
     }
   }
 
+  /**
+   * Behind a reverse proxy every request came from the proxy: the access log named 127.0.0.1
+   * for every client. A proxy named with --trusted-proxy is believed about its client; anyone
+   * else's X-Forwarded-For is ignored.
+   */
+  @Test
+  void behindATrustedProxy_theAccessLogNamesTheClientItForwarded() throws Exception {
+    try (ServeProcess serve = new ServeProcess(dir, Map.of("KVASIR_ACCESS_LOG", "true",
+        "KVASIR_LOG_FORMAT", "json", "KVASIR_TRUSTED_PROXY", "10.0.0.0/8,127.0.0.1"),
+        "--port", "0", "--access-token", TOKEN)) {
+      HttpResponse<String> proxied = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(serve.url() + "/via-proxy"))
+              .header("X-Forwarded-For", "6.6.6.6, 198.51.100.7").build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(proxied.statusCode()).isEqualTo(404);
+      String line = serve.awaitError(l -> l.contains("/via-proxy"), Duration.ofSeconds(5));
+      assertThat(JSON.readTree(line).get("client").asText()).isEqualTo("198.51.100.7");
+    }
+    try (ServeProcess serve = new ServeProcess(dir, Map.of("KVASIR_ACCESS_LOG", "true",
+        "KVASIR_LOG_FORMAT", "json"), "--port", "0", "--access-token", TOKEN)) {
+      HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(serve.url() + "/direct"))
+          .header("X-Forwarded-For", "198.51.100.7").build(), HttpResponse.BodyHandlers.ofString());
+      String line = serve.awaitError(l -> l.contains("/direct"), Duration.ofSeconds(5));
+      assertThat(JSON.readTree(line).get("client").asText()).isEqualTo("127.0.0.1");
+    }
+    Jar.Run wrong = new Jar(dir).run("serve", "--port", "0", "--access-token", TOKEN,
+        "--trusted-proxy", "proxy.internal");
+    assertThat(wrong.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(wrong.err()).contains("a trusted proxy is an IP address or a network");
+  }
+
   @Test
   void tlsOptions_thatDoNotFit_areUsageErrors_namingTheProblem() throws Exception {
     Files.writeString(dir.resolve("cert.pem"), "not a certificate\n");

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * the same facts go with it as SLF4J key-value pairs ({@code client}, {@code method}, {@code
  * path}, {@code protocol}, {@code status}, {@code bytes}, {@code ms}, {@code userAgent}), which
  * JSON log lines write as fields of their own, for log collectors to query without parsing the
- * message. The {@code Authorization} header is never read.
+ * message. The {@code Authorization} header is never read. Behind a proxy the client is the
+ * one its {@code X-Forwarded-For} names, if the proxy is trusted ({@link ClientAddress}).
  */
 final class AccessLog implements RequestLog {
   private static final Logger LOG = LoggerFactory.getLogger(KvServer.ACCESS_LOGGER);
@@ -27,12 +28,18 @@ final class AccessLog implements RequestLog {
       DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.US)
           .withZone(ZoneId.systemDefault());
 
+  private final ClientAddress clients;
+
+  AccessLog(ClientAddress clients) {
+    this.clients = clients;
+  }
+
   @Override
   public void log(Request request, Response response) {
     if (!LOG.isInfoEnabled()) {
       return;
     }
-    String client = Request.getRemoteAddr(request);
+    String client = clients.of(request);
     String method = request.getMethod();
     String path = request.getHttpURI().getPathQuery();
     String protocol = request.getConnectionMetaData().getProtocol();

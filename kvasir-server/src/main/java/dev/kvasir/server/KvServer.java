@@ -105,7 +105,7 @@ public final class KvServer implements AutoCloseable {
     connections = new OpenConnections(b.maxConnections, b.idleTimeout, connector);
     jetty.addBean(connections);
     if (b.accessLog) {
-      jetty.setRequestLog(new AccessLog());
+      jetty.setRequestLog(new AccessLog(b.trustedProxies));
     }
     RequestMetrics metrics = b.metrics == null ? null : new RequestMetrics(b.metrics);
     handler = newConnectHandler(b, metrics == null ? applied -> { } : metrics::commit);
@@ -221,6 +221,7 @@ public final class KvServer implements AutoCloseable {
     private Path privateKey;
     private Duration tlsReloadInterval = Duration.ofSeconds(5);
     private boolean accessLog;
+    private ClientAddress trustedProxies = ClientAddress.trusting(List.of());
     private UUID databaseId = new UUID(0, 0);
     private Duration idleTimeout = Duration.ofSeconds(30);
     private Duration drainTimeout = Duration.ofSeconds(10);
@@ -321,6 +322,19 @@ public final class KvServer implements AutoCloseable {
      */
     public Builder accessLog(boolean on) {
       this.accessLog = on;
+      return this;
+    }
+
+    /**
+     * The reverse proxies or load balancers in front of this server, as IP addresses or
+     * networks ({@code 10.0.0.0/8}): for requests from them, the access log names the client
+     * that their {@code X-Forwarded-For} header names. From anyone else the header is ignored,
+     * since a client can write it. None by default.
+     *
+     * @throws IllegalArgumentException for an entry that is neither an address nor a network
+     */
+    public Builder trustedProxies(List<String> proxies) {
+      this.trustedProxies = ClientAddress.trusting(proxies);
       return this;
     }
 
