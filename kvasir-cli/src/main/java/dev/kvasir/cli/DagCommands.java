@@ -43,7 +43,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "put", description = "Put a value under a key and print the new root.",
+  @Command(name = "put", mixinStandardHelpOptions = true,
+      description = "Put a value under a key and print the new root.",
       footer = {"", "Examples:", "  kvasir dag put fruit/apple red       (stores \"red\" as a"
           + " raw block)", "  kvasir dag put fruit/pear --cid bafkrei…",
           "  kvasir dag put photo --file cat.jpg"})
@@ -84,7 +85,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "get", description = "Print the CID stored under a key (exit 1 if none).")
+  @Command(name = "get", mixinStandardHelpOptions = true,
+      description = "Print the CID stored under a key (exit 1 if none).")
   static final class Get extends Base {
     @Parameters(paramLabel = "KEY") String key;
     @Option(names = "--value", description = "Print the stored raw block as UTF-8 instead.")
@@ -110,7 +112,7 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "del", aliases = {"delete", "rm"},
+  @Command(name = "del", aliases = {"delete", "rm"}, mixinStandardHelpOptions = true,
       description = "Delete a key and print the new root (exit 1 if it had no value).")
   static final class Del extends Base {
     @Parameters(paramLabel = "KEY") String key;
@@ -128,7 +130,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "ls", aliases = "list", description = "List keys and CIDs in key order.",
+  @Command(name = "ls", aliases = "list", mixinStandardHelpOptions = true,
+      description = "List keys and CIDs in key order.",
       footer = {"", "Examples:", "  kvasir dag ls --prefix fruit/",
           "  kvasir dag ls --gte b --lt c --json"})
   static final class Ls extends Base {
@@ -161,7 +164,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "tree", description = "Print the shards as a tree.")
+  @Command(name = "tree", mixinStandardHelpOptions = true,
+      description = "Print the shards as a tree.")
   static final class Tree extends Base {
     @Override
     public Integer call() throws Exception {
@@ -189,7 +193,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "diff", description = "Compare this store's root with another root.",
+  @Command(name = "diff", mixinStandardHelpOptions = true,
+      description = "Compare this store's root with another root.",
       footer = {"", "OTHER is a root CID in this store, or another store (directory or .car).",
           "Lines: '+ key cid' added, '- key cid' removed, '~ key old -> new' changed."})
   static final class Diff extends Base {
@@ -220,7 +225,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "import", description = "Load a CAR file's blocks and make its root current.")
+  @Command(name = "import", mixinStandardHelpOptions = true,
+      description = "Load a CAR file's blocks and make its root current.")
   static final class Import extends Base {
     @Parameters(paramLabel = "FILE.car") Path file;
 
@@ -238,7 +244,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "export", description = "Write the current root and its blocks as a CAR.")
+  @Command(name = "export", mixinStandardHelpOptions = true,
+      description = "Write the current root and its blocks as a CAR.")
   static final class Export extends Base {
     @Parameters(paramLabel = "FILE.car") Path file;
 
@@ -257,7 +264,8 @@ final class DagCommands {
     }
   }
 
-  @Command(name = "root", description = "Print the current root CID.")
+  @Command(name = "root", mixinStandardHelpOptions = true,
+      description = "Print the current root CID.")
   static final class Root extends Base {
     @Override
     public Integer call() throws Exception {
