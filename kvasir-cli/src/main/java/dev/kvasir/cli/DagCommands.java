@@ -4,6 +4,7 @@ import dev.kvasir.dag.EntriesQuery;
 import dev.kvasir.dag.KeyChange;
 import dev.kvasir.dag.Pail;
 import dev.kvasir.dag.PailDiff;
+import dev.kvasir.dag.PailEntry;
 import dev.kvasir.dag.PailUpdate;
 import dev.kvasir.dag.ShardEntry;
 import dev.kvasir.dag.cid.Cid;
@@ -17,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -151,7 +153,9 @@ final class DagCommands {
       query = lt != null ? query.lt(lt) : query;
       query = lte != null ? query.lte(lte) : query;
       PrintWriter out = out();
-      store.pail().entries(store.root(), query).forEach(e -> {
+      Iterator<PailEntry> entries = store.pail().entries(store.root(), query).iterator();
+      while (entries.hasNext()) {
+        PailEntry e = entries.next();
         if (json) {
           StringBuilder line = new StringBuilder("{\"key\":");
           JsFormat.appendQuoted(line, e.key());
@@ -159,7 +163,10 @@ final class DagCommands {
         } else {
           out.println(e.key() + "\t" + e.value());
         }
-      });
+        if (out.checkError()) {
+          return Kvasir.PIPE_CLOSED; // nobody reads any more: walking on would only cost
+        }
+      }
       return 0;
     }
   }
@@ -172,11 +179,11 @@ final class DagCommands {
       DagStore store = open(true);
       out().println(store.root() + " (" + store.blocks().require(store.root()).size()
           + " bytes)");
-      print(store, store.root(), "");
-      return 0;
+      return print(store, store.root(), "") ? 0 : Kvasir.PIPE_CLOSED;
     }
 
-    private void print(DagStore store, Cid shard, String indent) {
+    /** Prints a shard's entries and, below each link, its shard; false once nobody reads. */
+    private boolean print(DagStore store, Cid shard, String indent) {
       var entries = store.pail().shard(shard).entries();
       for (int i = 0; i < entries.size(); i++) {
         ShardEntry e = entries.get(i);
@@ -184,12 +191,18 @@ final class DagCommands {
         String branch = indent + (last ? "└── " : "├── ");
         if (!e.isLink()) {
           out().println(branch + e.key() + " → " + e.data());
-          continue;
+        } else {
+          out().println(branch + e.key() + (e.data() == null ? "" : " → " + e.data()) + "  ["
+              + e.link() + ", " + store.blocks().require(e.link()).size() + " bytes]");
+          if (!print(store, e.link(), indent + (last ? "    " : "│   "))) {
+            return false;
+          }
         }
-        out().println(branch + e.key() + (e.data() == null ? "" : " → " + e.data()) + "  ["
-            + e.link() + ", " + store.blocks().require(e.link()).size() + " bytes]");
-        print(store, e.link(), indent + (last ? "    " : "│   "));
+        if (out().checkError()) {
+          return false;
+        }
       }
+      return true;
     }
   }
 
@@ -218,6 +231,9 @@ final class DagCommands {
         out().println(k.before() == null ? "+ " + k.key() + " " + k.after()
             : k.after() == null ? "- " + k.key() + " " + k.before()
             : "~ " + k.key() + " " + k.before() + " -> " + k.after());
+        if (out().checkError()) {
+          return Kvasir.PIPE_CLOSED;
+        }
       }
       spec.commandLine().getErr().println(diff.keys().size() + " keys differ; shards: "
           + diff.additions().size() + " added, " + diff.removals().size() + " removed");
