@@ -49,7 +49,10 @@ final class ShellCommand implements Callable<Integer> {
     try (Terminal terminal = TerminalBuilder.builder().name("kvasir").system(true).dumb(true)
         .encoding(StandardCharsets.UTF_8).build();
         Kv kv = db.open(true)) {
-      return run(terminal, kv, db, history, interactive);
+      // A script's errors go to standard error, as sqlite3's and psql's do, so that its output
+      // holds only the answers; on a terminal, both are the screen.
+      PrintWriter errors = interactive ? terminal.writer() : spec.commandLine().getErr();
+      return run(terminal, kv, db, history, interactive, errors);
     }
   }
 
@@ -58,9 +61,11 @@ final class ShellCommand implements Callable<Integer> {
    * Without {@code interactive} (commands piped in, as to {@code sqlite3}), neither the banner
    * nor the prompt is printed, so that the output holds only the commands' own, and the status
    * is that of the first command that failed (0 if none); every command is run all the same.
+   * Errors go to {@code err}. Once nobody reads the output (a pipe closed), it stops with
+   * {@link Kvasir#PIPE_CLOSED}, running no further command.
    */
   static int run(Terminal terminal, Kv kv, DatabaseOption db, Path history,
-      boolean interactive) {
+      boolean interactive, PrintWriter err) {
     Kvasir.Session session = new Kvasir.Session(kv, db);
     CommandLine template = Kvasir.commandLine(new Kvasir(session), terminal.writer(),
         terminal.writer());
@@ -96,14 +101,16 @@ final class ShellCommand implements Callable<Integer> {
         break;
       }
       if (command.equals("shell") || command.equals("serve")) {
-        out.println("error: '" + command + "' does not run inside the shell; run 'kvasir "
+        err.println("error: '" + command + "' does not run inside the shell; run 'kvasir "
             + command + "' from your terminal");
         continue;
       }
       // A fresh command line per input, so no option leaks into the next one.
-      int status = Kvasir.commandLine(new Kvasir(session), out, out)
+      int status = Kvasir.commandLine(new Kvasir(session), out, err)
           .execute(words.toArray(String[]::new));
-      out.flush();
+      if (out.checkError()) { // flushes too
+        return Kvasir.PIPE_CLOSED;
+      }
       if (status != 0 && firstFailure == 0) {
         firstFailure = status;
       }

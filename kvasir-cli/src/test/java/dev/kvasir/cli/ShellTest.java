@@ -6,6 +6,10 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code kvasir shell} on JLine's dumb terminal fed with typed lines. */
 class ShellTest {
   @TempDir Path dir;
+  /** What a script's commands wrote to standard error. */
+  private final StringWriter errors = new StringWriter();
 
   /** The --db of a shell on an in-memory database. */
   private static DatabaseOption inMemory() {
@@ -43,8 +49,8 @@ class ShellTest {
     try (DumbTerminal terminal = new DumbTerminal("test", "dumb",
         new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), screen,
         StandardCharsets.UTF_8)) {
-      assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"), interactive))
-          .isEqualTo(status);
+      assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"), interactive,
+          interactive ? terminal.writer() : new PrintWriter(errors, true))).isEqualTo(status);
     }
     return screen.toString(StandardCharsets.UTF_8);
   }
@@ -60,7 +66,10 @@ class ShellTest {
       // A failure does not stop the script; its status is the script's, as with sqlite3.
       screen = session(kv, db, String.join("\n", "get [\"missing\"]", "get [oops]",
           "set [\"after\"] 1", ""), false, Kvasir.FAILED);
-      assertThat(screen).contains("no entry at [\"missing\"]").contains("invalid key");
+      // The errors on standard error, as sqlite3's: the output holds only the answers.
+      assertThat(errors.toString()).contains("no entry at [\"missing\"]")
+          .contains("invalid key");
+      assertThat(screen).matches("[0-9a-f]{20}\n");
       assertThat(kv.get(KvKey.of("after")).exists()).isTrue();
     }
   }
@@ -101,6 +110,25 @@ class ShellTest {
       assertThat(screen).as("count of the two entries").contains("kvasir> 2\n");
     }
     assertThat(Files.readString(dir.resolve("history"))).contains("sum [\"n\"] 2");
+  }
+
+  @Test
+  void aScriptWhoseOutputIsNoLongerRead_stops() throws Exception {
+    // yes 'get ["a"]' | kvasir shell | head -1: it ran every command and exited 0.
+    DatabaseOption db = inMemory();
+    try (Kv kv = Kv.open(":memory:");
+        DumbTerminal terminal = new DumbTerminal("test", "dumb", new ByteArrayInputStream(
+            "count\nset [\"after\"] 1\n".getBytes(StandardCharsets.UTF_8)),
+            new OutputStream() {
+              @Override
+              public void write(int b) throws IOException {
+                throw new IOException("Broken pipe");
+              }
+            }, StandardCharsets.UTF_8)) {
+      assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"), false,
+          new PrintWriter(errors, true))).isEqualTo(Kvasir.PIPE_CLOSED);
+      assertThat(kv.get(KvKey.of("after")).exists()).as("no command after it").isFalse();
+    }
   }
 
   @Test
