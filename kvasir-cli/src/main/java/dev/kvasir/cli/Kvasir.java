@@ -18,8 +18,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code kvasir} command. Exit codes: 0 ok, 1 the operation did not happen (a failed check,
@@ -101,7 +102,16 @@ public final class Kvasir {
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setParameterExceptionHandler((e, args) -> {
       CommandLine line = e.getCommandLine();
-      line.getErr().println("error: " + e.getMessage());
+      // Where a command name was due: picocli's "Unmatched arguments from index 0: 'lst', …".
+      String unknownCommand = e instanceof UnmatchedArgumentException u
+          && !line.getSubcommands().isEmpty() && !u.getUnmatched().isEmpty()
+          && !u.getUnmatched().get(0).startsWith("-") ? u.getUnmatched().get(0) : null;
+      line.getErr().println("error: " + (unknownCommand != null ? "'" + unknownCommand
+          + "' is not a command of " + line.getCommandSpec().qualifiedName() : e.getMessage()));
+      if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+        // As git does for a mistyped command: the names it was probably meant to be.
+        line.getErr().println("Did you mean " + String.join(" or ", u.getSuggestions()) + "?");
+      }
       // The help command knows the top level's commands only: 'kvasir help dag get' would
       // describe dag, so a nested command points at its own --help.
       String name = line.getCommandSpec().qualifiedName();

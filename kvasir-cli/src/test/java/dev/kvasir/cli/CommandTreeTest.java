@@ -29,6 +29,28 @@ class CommandTreeTest {
     assertThat(out.toString()).startsWith("Usage: kvasir dag ls");
   }
 
+  @Test
+  void aMistypedCommandOrOption_isNamed_withWhatItProbablyMeant() {
+    StringWriter err = new StringWriter();
+    assertThat(commandLine(new StringWriter(), err).execute("lst", "--db", "x.sqlite3"))
+        .isEqualTo(Kvasir.USAGE);
+    assertThat(err.toString()).startsWith("error: 'lst' is not a command of kvasir\n")
+        .contains("Did you mean list").contains("Run 'kvasir help'");
+    err.getBuffer().setLength(0);
+    commandLine(new StringWriter(), err).execute("dag", "lss");
+    assertThat(err.toString()).startsWith("error: 'lss' is not a command of kvasir dag\n")
+        .contains("Did you mean ls");
+    err.getBuffer().setLength(0);
+    commandLine(new StringWriter(), err).execute("list", "--prefx", "[\"a\"]");
+    assertThat(err.toString()).startsWith("error: Unknown options: '--prefx'")
+        .contains("Did you mean --prefix");
+  }
+
+  private static CommandLine commandLine(StringWriter out, StringWriter err) {
+    return Kvasir.commandLine(new Kvasir(), new PrintWriter(out, true),
+        new PrintWriter(err, true));
+  }
+
   private static CommandLine commandLine(StringWriter out) {
     return Kvasir.commandLine(new Kvasir(), new PrintWriter(out, true),
         new PrintWriter(new StringWriter(), true));
