@@ -17,9 +17,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
@@ -107,7 +110,8 @@ public final class Kvasir {
           && !line.getSubcommands().isEmpty() && !u.getUnmatched().isEmpty()
           && !u.getUnmatched().get(0).startsWith("-") ? u.getUnmatched().get(0) : null;
       line.getErr().println("error: " + (unknownCommand != null ? "'" + unknownCommand
-          + "' is not a command of " + line.getCommandSpec().qualifiedName() : e.getMessage()));
+          + "' is not a command of " + line.getCommandSpec().qualifiedName() : e.getMessage())
+          + fromEnvironment(e, args));
       if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
         // As git does for a mistyped command: the names it was probably meant to be.
         line.getErr().println("Did you mean " + String.join(" or ", u.getSuggestions()) + "?");
@@ -128,6 +132,33 @@ public final class Kvasir {
       return exitCode(e);
     });
     return cli;
+  }
+
+  /**
+   * Where a value that does not convert came from, when it is an environment variable's: picocli
+   * names the option ("Invalid value for option '--port': '' is not an int"), and an operator who
+   * set only {@code KVASIR_PORT=} in a Compose file looked for it in vain. The variable is the
+   * one named after the option (docs/operations.md §2).
+   */
+  private static String fromEnvironment(ParameterException e, String[] args) {
+    if (!(e.getArgSpec() instanceof OptionSpec option) || e.getValue() == null) {
+      return "";
+    }
+    for (String arg : args) {
+      for (String name : option.names()) {
+        if (arg.equals(name) || arg.startsWith(name + "=")) {
+          return ""; // given on the command line
+        }
+      }
+    }
+    String variable = "KVASIR_" + option.longestName().replaceFirst("^-+", "")
+        .replace('-', '_').toUpperCase(Locale.ROOT);
+    String value = System.getenv(variable);
+    if (value == null || !value.equals(e.getValue())) {
+      return "";
+    }
+    return " (from the environment variable " + variable + (value.isEmpty()
+        ? ", which is set but empty: unset it for the default" : "") + ")";
   }
 
   static int exitCode(Exception e) {

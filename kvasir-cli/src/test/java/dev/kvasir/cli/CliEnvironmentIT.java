@@ -44,6 +44,22 @@ class CliEnvironmentIT {
   }
 
   @Test
+  void aVariableWhoseValueDoesNotConvert_isNamed_notOnlyItsOption() throws Exception {
+    // KVASIR_PORT= in a Compose file said "Invalid value for option '--port'", which the
+    // operator never gave.
+    Jar kvasir = new Jar(dir);
+    Jar.Run serve = kvasir.run(Map.of("KVASIR_PORT", "", "KVASIR_ACCESS_TOKEN", TOKEN), "serve");
+    assertThat(serve.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(serve.err()).contains("'--port': '' is not an int (from the environment variable"
+        + " KVASIR_PORT, which is set but empty: unset it for the default)");
+    Jar.Run get = kvasir.run(Map.of("KVASIR_TIMEOUT", "soon"), "get", "[\"k\"]");
+    assertThat(get.err()).contains("(from the environment variable KVASIR_TIMEOUT)");
+    Jar.Run given = kvasir.run(Map.of("KVASIR_TIMEOUT", "soon"), "get", "--timeout", "x",
+        "[\"k\"]");
+    assertThat(given.err()).contains("'x' is not a duration").doesNotContain("environment");
+  }
+
+  @Test
   void thePasswordFile_reachesPostgresql_fromTheEnvironmentOrTheOption() throws Exception {
     Path secret = dir.resolve("db-password");
     Files.writeString(secret, "pw-kept-in-a-file-7\n");
