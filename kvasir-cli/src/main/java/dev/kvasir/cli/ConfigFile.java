@@ -5,7 +5,9 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -87,6 +89,12 @@ final class ConfigFile {
       return Boolean.parseBoolean(text);
     } else if (type == Path.class) {
       return Path.of(text);
+    } else if (type == List.class) { // values separated by commas, as the variable takes them
+      List<String> list = new ArrayList<>();
+      for (String item : text.split(",")) {
+        list.add(item.strip());
+      }
+      return list;
     } else if (type == Map.class) { // NAME=VALUE, comma-separated
       Map<String, String> map = new LinkedHashMap<>();
       for (String pair : text.split(",")) {

@@ -9,10 +9,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
@@ -114,6 +116,23 @@ class ServeOptionsTest {
         "db-option = sqlite.readers=0\n");
     assertThat(serveError("--db", db.toString(), "--port", "0", "--config", config.toString()))
         .contains("readers must be 1 to 64");
+  }
+
+  @Test
+  void listDurationAndPairSettings_areReadFromTheConfigFile() throws Exception {
+    // trusted-proxy, a list, was "no conversion to interface java.util.List" once uncommented.
+    Path config = Files.writeString(dir.resolve("kvasir.properties"), String.join("\n",
+        "trusted-proxy = 10.0.0.0/8, 127.0.0.1", "db-wait = 2s", "db-option = sqlite.readers=2",
+        ""));
+    CommandLine cli = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(new StringWriter()));
+    cli.parseArgs("serve", "--config", config.toString());
+    CommandLine serve = cli.getSubcommands().get("serve");
+    ConfigFile.apply(serve.getCommandSpec(), config);
+    ServeCommand command = serve.getCommand();
+    assertThat(command.trustedProxies).containsExactly("10.0.0.0/8", "127.0.0.1");
+    assertThat(command.dbWait).isEqualTo(Duration.ofSeconds(2));
+    assertThat(command.engineOptions).containsEntry("sqlite.readers", "2");
   }
 
   @Test
