@@ -26,7 +26,10 @@ import picocli.CommandLine.TypeConversionException;
 final class ConfigFile {
   private ConfigFile() {}
 
-  /** The environment variable of an option: {@code --max-watches} → {@code KVASIR_MAX_WATCHES}. */
+  /**
+   * The environment variable of an option: {@code --max-watches} → {@code KVASIR_MAX_WATCHES};
+   * the rule of every command's variables (docs/operations.md §2).
+   */
   static String variable(OptionSpec option) {
     return "KVASIR_" + name(option).toUpperCase(Locale.ROOT).replace('-', '_');
   }
@@ -115,8 +118,17 @@ final class ConfigFile {
     throw new IllegalStateException("no conversion to " + type + " for --" + name(option));
   }
 
-  /** The option's shortest name without its dashes: {@code db} for {@code --db}/{@code --path}. */
+  /**
+   * The option's shortest long name without its dashes: {@code db} for {@code --db}/{@code
+   * --path}, {@code output} for {@code -o}/{@code --output}.
+   */
   private static String name(OptionSpec option) {
-    return option.shortestName().substring(2);
+    String shortest = null;
+    for (String name : option.names()) {
+      if (name.startsWith("--") && (shortest == null || name.length() < shortest.length())) {
+        shortest = name;
+      }
+    }
+    return shortest == null ? option.shortestName().substring(1) : shortest.substring(2);
   }
 }

@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Files written aside and renamed into place once complete, so that a command that fails or is
@@ -49,6 +52,22 @@ final class FileMoves {
     } catch (Throwable failed) {
       Files.deleteIfExists(partial);
       throw failed;
+    }
+  }
+
+  /**
+   * Removes {@code path}: a file, or a directory with everything under it, the deepest first
+   * (a symbolic link itself, never what it points to). What is gone meanwhile is no error.
+   */
+  static void deleteTree(Path path) throws IOException {
+    if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+      Files.deleteIfExists(path);
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(path)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 

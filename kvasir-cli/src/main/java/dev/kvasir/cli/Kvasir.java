@@ -17,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -137,8 +136,7 @@ public final class Kvasir {
   /**
    * Where a value that does not convert came from, when it is an environment variable's: picocli
    * names the option ("Invalid value for option '--port': '' is not an int"), and an operator who
-   * set only {@code KVASIR_PORT=} in a Compose file looked for it in vain. The variable is the
-   * one named after the option (docs/operations.md §2).
+   * set only {@code KVASIR_PORT=} in a Compose file looked for it in vain.
    */
   private static String fromEnvironment(ParameterException e, String[] args) {
     if (!(e.getArgSpec() instanceof OptionSpec option) || e.getValue() == null) {
@@ -151,8 +149,7 @@ public final class Kvasir {
         }
       }
     }
-    String variable = "KVASIR_" + option.longestName().replaceFirst("^-+", "")
-        .replace('-', '_').toUpperCase(Locale.ROOT);
+    String variable = ConfigFile.variable(option);
     String value = System.getenv(variable);
     if (value == null || !value.equals(e.getValue())) {
       return "";

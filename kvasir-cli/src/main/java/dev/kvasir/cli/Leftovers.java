@@ -4,13 +4,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The files a command writes beside its target under a name that carries its process id
@@ -57,7 +53,7 @@ final class Leftovers {
         }
         Path named = target.resolveSibling(sibling.getFileName());
         try {
-          delete(sibling);
+          FileMoves.deleteTree(sibling);
           if (m.group(2) == null) {
             err.println("removed " + named + ", left by an earlier run that was stopped"
                 + " before it finished (process " + m.group(1) + " is gone)");
@@ -78,22 +74,6 @@ final class Leftovers {
       return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
     } catch (NumberFormatException e) { // more digits than a long holds: no such process
       return false;
-    }
-  }
-
-  private static void delete(Path path) throws IOException {
-    if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-      Files.deleteIfExists(path);
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(path)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        try {
-          Files.delete(p);
-        } catch (NoSuchFileException gone) {
-          // removed meanwhile
-        }
-      }
     }
   }
 }

@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -96,11 +95,7 @@ final class RestoreTarget {
       return;
     }
     if (Files.isDirectory(built)) {
-      try (Stream<Path> paths = Files.walk(built)) {
-        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
+      FileMoves.deleteTree(built);
       return;
     }
     for (String part : List.of("", "-wal", "-shm")) {
