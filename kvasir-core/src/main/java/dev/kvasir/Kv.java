@@ -342,6 +342,7 @@ public final class Kv implements AutoCloseable {
     // A transaction begun inside another's work takes no turn: the outer one may hold it, or
     // be an attempt that a holder waits for.
     boolean nested = turns.nested();
+    int turnAfter = Math.min(TURN_AFTER_ATTEMPTS, options.maxAttempts() - 1);
     boolean turn = false;
     try {
       for (int attempt = 1; ; attempt++) {
@@ -371,7 +372,6 @@ public final class Kv implements AutoCloseable {
           throw new KvConflictException("the transaction met other commits to the keys it read "
               + attempt + " times in a row and gave up (TransactOptions.maxAttempts)", attempt);
         }
-        int turnAfter = Math.min(TURN_AFTER_ATTEMPTS, options.maxAttempts() - 1);
         if (!turn && !nested && attempt >= turnAfter) {
           // Losing again and again: take the turn, held until this transaction ends. Its next
           // attempt meets no other transaction of this process, so it goes at once.
