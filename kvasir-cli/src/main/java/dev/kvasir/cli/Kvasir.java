@@ -17,6 +17,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -39,15 +41,19 @@ import picocli.CommandLine.UnmatchedArgumentException;
             + " {\"$date\":\"2024-01-31T12:00:00Z\"}, {\"$map\":[[\"k\",1]]}."},
     footer = {"", "Exit codes: 0 ok, 1 operation failed (e.g. a check), 2 usage error,"
         + " 3 database error.", "Run 'kvasir help COMMAND' for a command's options and"
-        + " examples."},
-    subcommands = {GetCommand.class, GetManyCommand.class, SetCommand.class,
-        DeleteCommand.class, ListCommand.class, CountCommand.class, U64Command.Sum.class,
-        U64Command.Min.class, U64Command.Max.class, WatchCommand.class, EnqueueCommand.class,
-        ListenCommand.class, ExportCommand.class, ImportCommand.class, InfoCommand.class,
-        ServeCommand.class, ReadyCommand.class, ShellCommand.class, BackupCommand.class,
-        RestoreCommand.class, ReplicateCommand.class, DiffCommand.class, DagCommand.class,
-        CommandLine.HelpCommand.class})
+        + " examples."})
 public final class Kvasir {
+  /**
+   * The commands, in the order the help lists them. Added by {@link #commandLine} rather than
+   * named in the annotation, so that running one builds the model of that one only.
+   */
+  private static final List<Class<?>> COMMANDS = List.of(GetCommand.class,
+      GetManyCommand.class, SetCommand.class, DeleteCommand.class, ListCommand.class,
+      CountCommand.class, U64Command.Sum.class, U64Command.Min.class, U64Command.Max.class,
+      WatchCommand.class, EnqueueCommand.class, ListenCommand.class, ExportCommand.class,
+      ImportCommand.class, InfoCommand.class, ServeCommand.class, ReadyCommand.class,
+      ShellCommand.class, BackupCommand.class, RestoreCommand.class, ReplicateCommand.class,
+      DiffCommand.class, DagCommand.class, CommandLine.HelpCommand.class);
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int DATABASE_ERROR = 3;
@@ -89,14 +95,43 @@ public final class Kvasir {
       err.println("error: " + undecodable);
       System.exit(USAGE);
     }
-    int code = commandLine(new Kvasir(), out, err).execute(args);
+    int code = commandLineFor(args, new Kvasir(), out, err).execute(args);
     out.flush();
     System.exit(code);
   }
 
-  /** The command line with Kvasir's converters and its mapping of errors to exit codes. */
+  /** The command line with every command, Kvasir's converters and its exit codes. */
   static CommandLine commandLine(Kvasir root, PrintWriter out, PrintWriter err) {
+    return commandLine(root, out, err, COMMANDS);
+  }
+
+  /**
+   * The command line to run {@code args} with: only the command they start with when that is
+   * one of Kvasir's (but help, which describes the others), else every command, so that usage,
+   * {@code --version} and the suggestions for a mistyped name see them all. Building the
+   * model of every command took about a third of a short command's time from a cold JVM, and
+   * the shell builds one command line per input (docs/performance.md §6).
+   */
+  static CommandLine commandLineFor(String[] args, Kvasir root, PrintWriter out,
+      PrintWriter err) {
+    String name = args.length == 0 ? "" : args[0];
+    List<Class<?>> named = COMMANDS.stream()
+        .filter(c -> !name.equals("help") && names(c).contains(name)).toList();
+    return commandLine(root, out, err, named.isEmpty() ? COMMANDS : named);
+  }
+
+  private static List<String> names(Class<?> command) {
+    Command annotation = command.getAnnotation(Command.class);
+    List<String> names = new ArrayList<>(List.of(annotation.aliases()));
+    names.add(annotation.name());
+    return names;
+  }
+
+  private static CommandLine commandLine(Kvasir root, PrintWriter out, PrintWriter err,
+      List<Class<?>> commands) {
     CommandLine cli = new CommandLine(root);
+    // Before the settings below, which reach the commands added by then only.
+    commands.forEach(cli::addSubcommand);
     cli.registerConverter(KvKey.class, new Keys());
     cli.registerConverter(Duration.class, new Durations());
     cli.setOut(out);

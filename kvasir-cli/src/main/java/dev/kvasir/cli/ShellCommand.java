@@ -106,8 +106,8 @@ final class ShellCommand implements Callable<Integer> {
         continue;
       }
       // A fresh command line per input, so no option leaks into the next one.
-      int status = Kvasir.commandLine(new Kvasir(session), out, err)
-          .execute(words.toArray(String[]::new));
+      String[] args = words.toArray(String[]::new);
+      int status = Kvasir.commandLineFor(args, new Kvasir(session), out, err).execute(args);
       if (out.checkError()) { // flushes too
         return Kvasir.PIPE_CLOSED;
       }

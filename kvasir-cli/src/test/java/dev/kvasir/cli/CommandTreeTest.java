@@ -32,23 +32,49 @@ class CommandTreeTest {
   @Test
   void aMistypedCommandOrOption_isNamed_withWhatItProbablyMeant() {
     StringWriter err = new StringWriter();
-    assertThat(commandLine(new StringWriter(), err).execute("lst", "--db", "x.sqlite3"))
-        .isEqualTo(Kvasir.USAGE);
+    assertThat(run(err, "lst", "--db", "x.sqlite3")).isEqualTo(Kvasir.USAGE);
     assertThat(err.toString()).startsWith("error: 'lst' is not a command of kvasir\n")
         .contains("Did you mean list").contains("Run 'kvasir help'");
     err.getBuffer().setLength(0);
-    commandLine(new StringWriter(), err).execute("dag", "lss");
+    run(err, "dag", "lss");
     assertThat(err.toString()).startsWith("error: 'lss' is not a command of kvasir dag\n")
         .contains("Did you mean ls");
     err.getBuffer().setLength(0);
-    commandLine(new StringWriter(), err).execute("list", "--prefx", "[\"a\"]");
+    run(err, "list", "--prefx", "[\"a\"]");
     assertThat(err.toString()).startsWith("error: Unknown options: '--prefx'")
         .contains("Did you mean --prefix");
   }
 
-  private static CommandLine commandLine(StringWriter out, StringWriter err) {
-    return Kvasir.commandLine(new Kvasir(), new PrintWriter(out, true),
-        new PrintWriter(err, true));
+  @Test
+  void aCommandRuns_withOnlyItsOwnModelBuilt_whileHelpAndStrangeNamesSeeEveryCommand() {
+    // The shell builds a command line per input; every command's model cost it 3 ms each.
+    assertThat(commandFor("get", "--db", "x.sqlite3", "[\"a\"]").getSubcommands())
+        .containsOnlyKeys("get");
+    assertThat(commandFor("dag", "ls").getSubcommands()).containsOnlyKeys("dag");
+    int every = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(new StringWriter())).getSubcommands().size();
+    assertThat(every).isGreaterThan(20);
+    for (String[] args : List.of(new String[0], new String[] {"help", "get"},
+        new String[] {"lst"}, new String[] {"--help"}, new String[] {"-V"})) {
+      assertThat(commandFor(args).getSubcommands()).as(String.join(" ", args)).hasSize(every);
+    }
+    StringWriter out = new StringWriter();
+    int status = Kvasir.commandLineFor(new String[] {"help", "get"}, new Kvasir(),
+        new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
+        .execute("help", "get");
+    assertThat(status).isZero();
+    assertThat(out.toString()).startsWith("Usage: kvasir get");
+  }
+
+  private static CommandLine commandFor(String... args) {
+    return Kvasir.commandLineFor(args, new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(new StringWriter()));
+  }
+
+  /** As the command runs from {@code main} and the shell: built for its arguments. */
+  private static int run(StringWriter err, String... args) {
+    return Kvasir.commandLineFor(args, new Kvasir(), new PrintWriter(new StringWriter(), true),
+        new PrintWriter(err, true)).execute(args);
   }
 
   private static CommandLine commandLine(StringWriter out) {
