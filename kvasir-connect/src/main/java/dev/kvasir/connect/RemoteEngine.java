@@ -387,10 +387,32 @@ public final class RemoteEngine implements KvEngine {
         .thenApply(r -> committed(r.body()));
   }
 
+  /**
+   * The asynchronous write, waited for to its end even when the caller is interrupted: once sent,
+   * only the answer tells whether it was applied, and its idempotency key makes each retry safe.
+   * The interrupt is set again after (docs/atomic.md §9).
+   */
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
-    return committed(sendData("atomic_write", Wire.atomicWrite(write), true, config.timeout(),
-        writeHeaders(write)).body());
+    ensureMayWait();
+    CompletableFuture<Optional<Versionstamp>> pending = atomicWriteAsync(write);
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return pending.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof RuntimeException r ? r
+              : new KvException("KV Connect write failed: " + e.getCause(), e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**

@@ -126,14 +126,46 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
     try {
       return job.future.get();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new KvException("commit failed: " + e.getCause(), e.getCause());
+      throw failure(e);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KvException("interrupted while waiting for a commit; it may still be applied", e);
+      return afterInterrupt(job, e);
     }
+  }
+
+  /**
+   * The caller was interrupted while its job waited. A job still queued is taken back, so it
+   * never runs, and the caller hears so; a job the thread has taken is in a batch whose outcome
+   * comes soon, so the caller waits for it and gets it as if not interrupted. Either way the
+   * outcome is known, and the interrupt stays set for the caller to act on (docs/atomic.md §9).
+   */
+  private <T> T afterInterrupt(Job<T> job, InterruptedException interrupt) {
+    try {
+      synchronized (queue) {
+        if (queue.remove(job)) {
+          waiting--;
+          throw new KvException("interrupted before the commit ran: nothing was applied",
+              interrupt);
+        }
+      }
+      while (true) {
+        try {
+          return job.future.get();
+        } catch (InterruptedException again) {
+          // the batch runs on regardless; its outcome is what the caller needs
+        } catch (ExecutionException e) {
+          throw failure(e);
+        }
+      }
+    } finally {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static RuntimeException failure(ExecutionException e) {
+    if (e.getCause() instanceof RuntimeException r) {
+      return r;
+    }
+    return new KvException("commit failed: " + e.getCause(), e.getCause());
   }
 
   /**

@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kvasir.base.KvClosedException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +110,123 @@ class CommitThreadTest {
         .as("largest batch").isGreaterThan(1);
     assertThat(r.stops.get()).isOne();
     assertThat(r.batchAfterStop).isFalse();
+  }
+
+  /** Runs batches as {@link Recorder}, but each waits until the test opens the gate. */
+  static final class Gated extends CommitThread<Doubling> {
+    final CountDownLatch gate = new CountDownLatch(1);
+    final CountDownLatch firstBatch = new CountDownLatch(1);
+    final ConcurrentLinkedQueue<Integer> ran = new ConcurrentLinkedQueue<>();
+
+    Gated() {
+      super("gated-commit-thread", 64);
+      start();
+    }
+
+    int submitNumber(int n) {
+      return submit(new Doubling(n));
+    }
+
+    @Override
+    protected void runBatch(List<Doubling> batch) {
+      firstBatch.countDown();
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      for (Doubling job : batch) {
+        ran.add(job.n);
+        job.ranOn = Thread.currentThread().getName();
+        job.succeed(2 * job.n);
+        job.afterCommit(List.of());
+      }
+    }
+
+    @Override
+    protected void stopped() {}
+
+    @Override
+    public void close() {
+      gate.countDown(); // a failed assertion must not leave the batch, and close, waiting
+      super.close();
+    }
+  }
+
+  /** What a caller thread was told, and whether its interrupt was still set after. */
+  record Told(Integer result, RuntimeException error, boolean interrupted) {}
+
+  /**
+   * An interrupted caller knows its commit's outcome: a job still queued is taken back and never
+   * runs ("nothing was applied"); one a batch already holds is waited for and returned. Before,
+   * both callers were told "it may still be applied", and both jobs ran.
+   */
+  @Test
+  void anInterruptedCaller_isToldTheOutcome_andKeepsItsInterrupt() throws Exception {
+    try (Gated g = new Gated()) {
+      ExecutorService callers = Executors.newFixedThreadPool(3);
+      Future<Integer> first = callers.submit(() -> g.submitNumber(1)); // inline, held at the gate
+      assertThat(g.firstBatch.await(10, TimeUnit.SECONDS)).isTrue();
+      Thread[] threads = new Thread[2];
+      CompletableFuture<Told> taken = told(g, 2, threads, 0);
+      awaitCommitThreadHeldByTheRunningBatch();
+      CompletableFuture<Told> queued = told(g, 3, threads, 1);
+      Thread.sleep(200); // the third caller waits, its job in the queue
+      threads[1].interrupt();
+      Told third = queued.get(10, TimeUnit.SECONDS);
+      assertThat(third.error()).hasMessageContaining("nothing was applied")
+          .hasCauseInstanceOf(InterruptedException.class);
+      assertThat(third.interrupted()).isTrue();
+
+      threads[0].interrupt();
+      Thread.sleep(200);
+      assertThat(taken).as("a job its batch holds is waited for").isNotDone();
+      g.gate.countDown();
+      Told second = taken.get(10, TimeUnit.SECONDS);
+      assertThat(second.result()).isEqualTo(4);
+      assertThat(second.interrupted()).isTrue();
+      assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+      assertThat(g.ran).containsExactly(1, 2);
+
+      // Nobody waits any more: the next caller commits on its own thread again.
+      Doubling next = new Doubling(5);
+      g.submit(next);
+      assertThat(next.ranOn).isEqualTo(Thread.currentThread().getName());
+      callers.shutdown();
+    }
+  }
+
+  /** Submits {@code n} on a new thread, recorded in {@code threads[i]}. */
+  private static CompletableFuture<Told> told(Gated g, int n, Thread[] threads, int i)
+      throws InterruptedException {
+    CompletableFuture<Told> told = new CompletableFuture<>();
+    CountDownLatch started = new CountDownLatch(1);
+    threads[i] = new Thread(() -> {
+      started.countDown();
+      try {
+        int result = g.submitNumber(n);
+        told.complete(new Told(result, null, Thread.currentThread().isInterrupted()));
+      } catch (RuntimeException e) {
+        told.complete(new Told(null, e, Thread.currentThread().isInterrupted()));
+      }
+    });
+    threads[i].start();
+    started.await();
+    return told;
+  }
+
+  /** Waits until the commit thread took a job and waits for the batch running inline. */
+  private static void awaitCommitThreadHeldByTheRunningBatch() throws InterruptedException {
+    for (int i = 0; i < 1000; i++) {
+      for (var e : Thread.getAllStackTraces().entrySet()) {
+        if (e.getKey().getName().equals("gated-commit-thread") && List.of(e.getValue()).stream()
+            .anyMatch(f -> f.getClassName().contains("ReentrantLock"))) {
+          return;
+        }
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("the commit thread never waited for the running batch");
   }
 
   @Test

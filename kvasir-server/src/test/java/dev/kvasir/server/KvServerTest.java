@@ -34,6 +34,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -315,15 +316,30 @@ class KvServerTest {
   @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a regression hangs
   void remoteEngine_blockingCallInACallbackOnItsOwnThread_failsInsteadOfWaitingForever()
       throws Exception {
-    // docs/async.md §2 forbids it: the blocking get would wait on the very thread that reads
-    // its answer. It has to fail at once, and the client has to work afterwards. The server
-    // holds the first answer until the callback is attached, so that the callback runs on the
-    // client's thread that reads the answer, never on this one.
+    assertBlockingCallInACallbackFails(remote -> remote.get(KvKey.of("b")));
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a regression hangs
+  void remoteEngine_blockingWriteInACallbackOnItsOwnThread_failsInsteadOfWaitingForever()
+      throws Exception {
+    // The blocking write waits for the asynchronous one (docs/atomic.md §9): the same trap.
+    assertBlockingCallInACallbackFails(remote -> remote.set(KvKey.of("b"), 1));
+  }
+
+  /**
+   * docs/async.md §2 forbids it: the blocking call would wait on the very thread that reads its
+   * answer. It has to fail at once, and the client has to work afterwards. The server holds the
+   * first answer until the callback is attached, so that the callback runs on the client's
+   * thread that reads the answer, never on this one.
+   */
+  private static void assertBlockingCallInACallbackFails(Function<Kv, Object> blocking)
+      throws Exception {
     try (HeldReads held = new HeldReads();
         KvServer server = KvServer.builder(held).accessToken(Served.TOKEN).port(0).start();
         Kv remote = Kv.of(remoteOf(server))) {
       CompletableFuture<Object> outcome = remote.async(Runnable::run).get(KvKey.of("a"))
-          .thenApply(first -> (Object) remote.get(KvKey.of("b")))
+          .thenApply(first -> blocking.apply(remote))
           .handle((entry, error) -> error != null ? error : entry);
       held.release();
       Object answer = outcome.get(60, TimeUnit.SECONDS);

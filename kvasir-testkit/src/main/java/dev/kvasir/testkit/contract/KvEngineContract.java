@@ -8,13 +8,19 @@ import dev.kvasir.KvEntry;
 import dev.kvasir.ListOptions;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.KvClosedException;
+import dev.kvasir.base.KvException;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.testkit.Differential;
+import dev.kvasir.value.KvU64;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -136,6 +142,56 @@ public abstract class KvEngineContract implements EngineUnderTest {
     @Override
     protected EngineUnderTest subject() {
       return KvEngineContract.this;
+    }
+
+    /**
+     * Callers interrupted while they commit know what happened: a sum that returned was applied
+     * once, one that threw was not applied at all (docs/atomic.md §9). Before, a caller whose
+     * commit waited in a queue was told "it may still be applied", and it always was.
+     */
+    @Test
+    void interruptedCommits_areAppliedExactlyWhenTheirCallersAreToldSo() throws Exception {
+      int threads = 4;
+      AtomicLong acknowledged = new AtomicLong();
+      AtomicBoolean stop = new AtomicBoolean();
+      List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
+      List<Thread> callers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        Thread caller = new Thread(() -> {
+          while (!stop.get()) {
+            try {
+              kv.sum(key("sums"), 1);
+              acknowledged.incrementAndGet();
+            } catch (KvException e) {
+              if (!(e.getCause() instanceof InterruptedException)
+                  || !e.getMessage().contains("nothing was applied")) {
+                unexpected.add(e);
+              }
+            }
+            Thread.interrupted();
+          }
+        });
+        callers.add(caller);
+        caller.start();
+      }
+      Random random = new Random(42);
+      long end = System.nanoTime() + 1_500_000_000L;
+      int interrupts = 0;
+      while (System.nanoTime() < end) {
+        callers.get(random.nextInt(threads)).interrupt();
+        interrupts++;
+        Thread.sleep(0, 300_000);
+      }
+      stop.set(true);
+      for (Thread caller : callers) {
+        caller.join(30_000);
+        assertThat(caller.isAlive()).as("a caller still committing").isFalse();
+      }
+      assertThat(unexpected).as("failures other than a commit taken back").isEmpty();
+      assertThat(interrupts).isGreaterThan(100);
+      KvEntry sums = kv.get(key("sums"));
+      assertThat(((KvU64) sums.value()).unsignedBits()).as("sums applied")
+          .isEqualTo(acknowledged.get());
     }
 
     @Test
