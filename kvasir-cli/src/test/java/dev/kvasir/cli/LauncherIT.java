@@ -50,6 +50,19 @@ class LauncherIT {
   }
 
   @Test
+  void aJavaHomeWithoutJava_isNamed_withExitStatus3() throws Exception {
+    // Bash said "line 92: …/bin/java: No such file or directory", status 127.
+    Path empty = Files.createDirectory(dir.resolve("not-a-jdk"));
+    ProcessBuilder pb = new ProcessBuilder(SCRIPT.toString(), "--version").directory(dir.toFile());
+    pb.environment().put("JAVA_HOME", empty.toString());
+    Process p = pb.start();
+    String errors = read(p, false);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isEqualTo(3);
+    assertThat(errors).contains("kvasir: no Java at " + empty + "/bin/java (JAVA_HOME)");
+  }
+
+  @Test
   void inTheCLocale_theScriptKeepsKeysAndValuesAsTyped() throws Exception {
     // Java reads its arguments in the locale's character set, ASCII in the C locale.
     String db = dir.resolve("locale.sqlite3").toString();
