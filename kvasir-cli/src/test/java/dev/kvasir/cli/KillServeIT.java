@@ -35,7 +35,10 @@ class KillServeIT {
 
   private Process serve(Path file, int port) throws Exception {
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-jar", Jar.JAR.toString(), "serve", "--db", file.toString(),
+        // Each killed JVM leaves the SQLite driver's native library where it unpacked it
+        // (docs/operations.md §8): in this test's directory, not the machine's /tmp.
+        .toString(), "-Dorg.sqlite.tmpdir=" + dir, "-jar", Jar.JAR.toString(), "serve",
+        "--db", file.toString(),
         "--port", String.valueOf(port), "--access-token", TOKEN)
         .redirectErrorStream(true).start();
     BufferedReader out = new BufferedReader(
