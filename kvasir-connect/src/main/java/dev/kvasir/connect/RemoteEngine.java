@@ -67,6 +67,11 @@ public final class RemoteEngine implements KvEngine {
   /** The exchange under way, which every caller that finds the metadata due waits for. */
   private CompletableFuture<DataCalls> refreshing; // guarded by this
   private volatile boolean closed;
+  /** Set once close() has waited for the writes in flight: what is still in flight is aborted. */
+  private volatile boolean stopping;
+  private final WritesInFlight writesInFlight = new WritesInFlight();
+  /** How long close() waits for the answers to writes already sent. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   private RemoteEngine(RemoteConfig config) {
     this.config = config;
@@ -212,14 +217,17 @@ public final class RemoteEngine implements KvEngine {
    */
   private CompletableFuture<Transport.Answer> sendAsync(Transport.Call call, String what,
       int attempt, Duration delay, CallDeadline deadline) {
-    if (closed) {
+    // A closed client starts no call, but retries the calls it started until it stops.
+    if (attempt == 0 ? closed : stopping) {
       return CompletableFuture.failedFuture(new KvClosedException());
     }
     return transport.send(deadline.cut(call)).handle((r, error) -> {
       String failure;
       Throwable cause = null;
       if (error != null) {
-        ensureOpen(); // closing aborts what is in flight
+        if (stopping) { // stopping aborts what is in flight
+          throw new KvClosedException();
+        }
         cause = error instanceof CompletionException && error.getCause() != null
             ? error.getCause() : error;
         failure = transientFailure(cause, what);
@@ -381,10 +389,14 @@ public final class RemoteEngine implements KvEngine {
     }
   }
 
+  /**
+   * Sent unless the client is closed; closing waits for its answer (docs/kv-connect.md §11).
+   */
   @Override
   public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
-    return sendDataAsync("atomic_write", Wire.atomicWrite(write), true, writeHeaders(write))
-        .thenApply(r -> committed(r.body()));
+    Map<String, String> headers = writeHeaders(write);
+    return writesInFlight.track(() -> sendDataAsync("atomic_write", Wire.atomicWrite(write), true,
+        headers).thenApply(r -> committed(r.body())));
   }
 
   /**
@@ -507,6 +519,10 @@ public final class RemoteEngine implements KvEngine {
     closed = true;
     watches.forEach(RemoteWatch::close);
     queue.close();
+    // A write the server applied must not be reported aborted: wait for the answers (on the
+    // transport's own thread none could come while it waited).
+    writesInFlight.awaitAnswers(transport.isOwnThread() ? Duration.ZERO : CLOSE_WAIT);
+    stopping = true;
     transport.close();
   }
 }

@@ -1,5 +1,6 @@
 package dev.kvasir.dag.engine;
 
+import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.dag.CanonicalPail;
 import dev.kvasir.dag.Pail;
@@ -26,6 +27,8 @@ import java.util.function.Function;
  */
 final class DagStorage implements Storage {
   private final BlockLog blocks;
+  /** Set under the lock of writes, once the write in progress is done; read by reads too. */
+  private volatile boolean closed;
   private final CanonicalPail pail;
   private final Pail reader;
   private final boolean readOnly;
@@ -97,9 +100,17 @@ final class DagStorage implements Storage {
     return current.cid();
   }
 
+  /** Reads without the lock of writes; one that the log's closing broke says closed. */
   @Override
   public <T> T read(Function<Snapshot, T> work) {
-    return work.apply(new Tx(current.record()));
+    try {
+      return work.apply(new Tx(current.record()));
+    } catch (RuntimeException e) {
+      if (closed) {
+        throw new KvClosedException();
+      }
+      throw e;
+    }
   }
 
   @Override
@@ -112,6 +123,9 @@ final class DagStorage implements Storage {
    * commit's time, if that is later): a backup dates a state by when it read it.
    */
   synchronized <T> T write(Function<Transaction, T> work, long timeMs) {
+    if (closed) { // closed while this write waited for the one before it
+      throw new KvClosedException();
+    }
     if (readOnly) {
       throw new KvException("this KV/DAG database is open for reading only (a past state, or"
           + " the newest state of a log another process writes)");
@@ -154,8 +168,10 @@ final class DagStorage implements Storage {
     return blocks.problem();
   }
 
+  /** Closes the log once the write in progress, if any, has committed or failed. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     blocks.close();
   }
 
