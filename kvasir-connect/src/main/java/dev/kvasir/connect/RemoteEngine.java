@@ -54,6 +54,8 @@ public final class RemoteEngine implements KvEngine {
   private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
   private static final Duration REFRESH_EARLY = Duration.ofSeconds(10);
   private static final Duration REFRESH_AT_LEAST_EVERY = Duration.ofMinutes(1);
+  /** How long close() waits for the answers to writes already sent. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   private final RemoteConfig config;
   private final Transport transport;
@@ -70,8 +72,6 @@ public final class RemoteEngine implements KvEngine {
   /** Set once close() has waited for the writes in flight: what is still in flight is aborted. */
   private volatile boolean stopping;
   private final WritesInFlight writesInFlight = new WritesInFlight();
-  /** How long close() waits for the answers to writes already sent. */
-  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   private RemoteEngine(RemoteConfig config) {
     this.config = config;

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * The one contract every storage engine passes: each theme ({@link ReadWriteContract}, {@link
  * ListContract}, {@link AtomicContract}, {@link LimitsContract}, {@link WatchContract}, {@link
  * QueueContract}, {@link ApiContract}, {@link AsyncContract}, {@link MappingContract},
- * {@link MetersContract}, and {@link Whole} for concurrency, closing and the differential test against
- * {@link MemoryEngine}) runs as a nested class against the engine an extending test opens:
+ * {@link MetersContract}, and {@link Whole} for concurrency, closing and the differential test
+ * against {@link MemoryEngine}) runs as a nested class against the engine an extending test opens:
  *
  * <pre>{@code
  * class SqliteEngineTest extends KvEngineContract {
@@ -257,8 +257,9 @@ public abstract class KvEngineContract implements EngineUnderTest {
 
     /**
      * Closing the database while threads commit and read: a commit that returned is stored, one
-     * refused as closed is not, and nothing fails otherwise. Kvasir's KV Connect client aborted the writes it had sent, and reported
-     * them closed although the server had applied some (55 of 80 in one run).
+     * refused as closed is not, and nothing fails otherwise. Kvasir's KV Connect client aborted
+     * the writes it had sent and reported them closed, although the server had applied some (55
+     * of 80 in one run); the KV/DAG engine closed its log under a commit and under reads.
      */
     @Test
     void closingWhileCommitting_storesExactlyTheAcknowledgedCommits() throws Exception {
