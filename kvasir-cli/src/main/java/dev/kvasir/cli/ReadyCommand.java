@@ -88,7 +88,7 @@ final class ReadyCommand implements Callable<Integer> {
     HttpClient http;
     try {
       ServedAddress served = url == null
-          ? ServedAddress.of(spec.root().subcommands().get("serve"), config) : null;
+          ? ServedAddress.of(config, out, spec.commandLine().getErr()) : null;
       server = served != null ? served.url() : URI.create(url.replaceAll("/+$", ""));
       http = HttpClient.newBuilder().connectTimeout(ASK_TIMEOUT)
           .sslContext(tls(server, served)).build();

@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,13 +28,17 @@ import picocli.CommandLine;
  */
 record ServedAddress(URI url, List<X509Certificate> certificates) {
   /**
-   * The address of the server {@code serve}, the {@code serve} command of this command line,
-   * would start with {@code config} (null: {@code KVASIR_CONFIG}, if set).
+   * The address of the server that {@code kvasir serve} would start with {@code config} (null:
+   * {@code KVASIR_CONFIG}, if set), its settings read by a command line of its own.
    *
    * @throws IllegalArgumentException for a setting that is wrong, or no fixed port
    */
-  static ServedAddress of(CommandLine serve, Path config) {
-    serve.parseArgs(config == null ? new String[0] : new String[] {"--config", config.toString()});
+  static ServedAddress of(Path config, PrintWriter out, PrintWriter err) {
+    String[] args = config == null ? new String[] {"serve"}
+        : new String[] {"serve", "--config", config.toString()};
+    CommandLine kvasir = Kvasir.commandLineFor(args, new Kvasir(), out, err);
+    kvasir.parseArgs(args);
+    CommandLine serve = kvasir.getSubcommands().get("serve");
     ServeCommand settings = serve.getCommand();
     if (settings.config != null) {
       ConfigFile.apply(serve.getCommandSpec(), settings.config);
