@@ -11,6 +11,7 @@ import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.connect.proto.AtomicWriteOutput;
 import dev.kvasir.connect.proto.SnapshotReadOutput;
+import dev.kvasir.engine.Outcomes;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
@@ -407,24 +408,7 @@ public final class RemoteEngine implements KvEngine {
   @Override
   public Optional<Versionstamp> atomicWrite(AtomicWrite write) {
     ensureMayWait();
-    CompletableFuture<Optional<Versionstamp>> pending = atomicWriteAsync(write);
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return pending.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          throw e.getCause() instanceof RuntimeException r ? r
-              : new KvException("KV Connect write failed: " + e.getCause(), e.getCause());
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    return Outcomes.awaitUninterruptibly(atomicWriteAsync(write), "KV Connect write");
   }
 
   /**

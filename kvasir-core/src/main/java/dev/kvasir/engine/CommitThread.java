@@ -126,7 +126,7 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
     try {
       return job.future.get();
     } catch (ExecutionException e) {
-      throw failure(e);
+      throw Outcomes.failure(e, "commit");
     } catch (InterruptedException e) {
       return afterInterrupt(job, e);
     }
@@ -147,25 +147,10 @@ public abstract class CommitThread<J extends CommitThread.Job<?>> implements Aut
               interrupt);
         }
       }
-      while (true) {
-        try {
-          return job.future.get();
-        } catch (InterruptedException again) {
-          // the batch runs on regardless; its outcome is what the caller needs
-        } catch (ExecutionException e) {
-          throw failure(e);
-        }
-      }
+      return Outcomes.awaitUninterruptibly(job.future, "commit");
     } finally {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static RuntimeException failure(ExecutionException e) {
-    if (e.getCause() instanceof RuntimeException r) {
-      return r;
-    }
-    return new KvException("commit failed: " + e.getCause(), e.getCause());
   }
 
   /**

@@ -155,25 +155,20 @@ public abstract class KvEngineContract implements EngineUnderTest {
       AtomicLong acknowledged = new AtomicLong();
       AtomicBoolean stop = new AtomicBoolean();
       List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
-      List<Thread> callers = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        Thread caller = new Thread(() -> {
-          while (!stop.get()) {
-            try {
-              kv.sum(key("sums"), 1);
-              acknowledged.incrementAndGet();
-            } catch (KvException e) {
-              if (!(e.getCause() instanceof InterruptedException)
-                  || !e.getMessage().contains("nothing was applied")) {
-                unexpected.add(e);
-              }
+      List<Thread> callers = startCallers(threads, () -> {
+        while (!stop.get()) {
+          try {
+            kv.sum(key("sums"), 1);
+            acknowledged.incrementAndGet();
+          } catch (KvException e) {
+            if (!(e.getCause() instanceof InterruptedException)
+                || !e.getMessage().contains("nothing was applied")) {
+              unexpected.add(e);
             }
-            Thread.interrupted();
           }
-        });
-        callers.add(caller);
-        caller.start();
-      }
+          Thread.interrupted();
+        }
+      });
       Random random = new Random(42);
       long end = System.nanoTime() + 1_500_000_000L;
       int interrupts = 0;
@@ -183,10 +178,7 @@ public abstract class KvEngineContract implements EngineUnderTest {
         Thread.sleep(0, 300_000);
       }
       stop.set(true);
-      for (Thread caller : callers) {
-        caller.join(30_000);
-        assertThat(caller.isAlive()).as("a caller still committing").isFalse();
-      }
+      awaitEnd(callers);
       assertThat(unexpected).as("failures other than a commit taken back").isEmpty();
       assertThat(interrupts).isGreaterThan(100);
       KvEntry sums = kv.get(key("sums"));
@@ -266,36 +258,47 @@ public abstract class KvEngineContract implements EngineUnderTest {
       org.junit.jupiter.api.Assumptions.assumeTrue(persistent(), "the engine is not persistent");
       AtomicLong acknowledged = new AtomicLong();
       List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
-      List<Thread> callers = new ArrayList<>();
-      for (int t = 0; t < 4; t++) {
-        Thread caller = new Thread(() -> {
-          while (true) {
-            try {
-              kv.sum(key("sums"), 1);
-              acknowledged.incrementAndGet();
-              kv.get(key("sums"));
-            } catch (KvClosedException e) {
-              return;
-            } catch (RuntimeException e) {
-              unexpected.add(e);
-              return;
-            }
+      List<Thread> callers = startCallers(4, () -> {
+        while (true) {
+          try {
+            kv.sum(key("sums"), 1);
+            acknowledged.incrementAndGet();
+            kv.get(key("sums"));
+          } catch (KvClosedException e) {
+            return;
+          } catch (RuntimeException e) {
+            unexpected.add(e);
+            return;
           }
-        });
-        callers.add(caller);
-        caller.start();
-      }
+        }
+      });
       Thread.sleep(300);
       kv.close();
-      for (Thread caller : callers) {
-        caller.join(30_000);
-        assertThat(caller.isAlive()).as("a caller still committing").isFalse();
-      }
+      awaitEnd(callers);
       assertThat(unexpected).as("failures other than being closed").isEmpty();
       assertThat(acknowledged.get()).isPositive();
       kv = Kv.of(openEngine(engineDir));
       assertThat(((KvU64) kv.get(key("sums")).value()).unsignedBits()).as("sums stored")
           .isEqualTo(acknowledged.get());
+    }
+
+    /** {@code count} threads, started, each running {@code body}. */
+    private List<Thread> startCallers(int count, Runnable body) {
+      List<Thread> callers = new ArrayList<>();
+      for (int t = 0; t < count; t++) {
+        Thread caller = new Thread(body);
+        callers.add(caller);
+        caller.start();
+      }
+      return callers;
+    }
+
+    /** Waits up to 30 s for each caller to end; fails if one does not. */
+    private void awaitEnd(List<Thread> callers) throws InterruptedException {
+      for (Thread caller : callers) {
+        caller.join(30_000);
+        assertThat(caller.isAlive()).as("a caller still committing").isFalse();
+      }
     }
 
     @Test
