@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.OptionSpec;
@@ -95,9 +96,32 @@ public final class Kvasir {
       err.println("error: " + undecodable);
       System.exit(USAGE);
     }
-    int code = commandLineFor(args, new Kvasir(), out, err).execute(args);
+    int code = onLargeStack(() -> commandLineFor(args, new Kvasir(), out, err).execute(args));
     out.flush();
     System.exit(code);
+  }
+
+  /**
+   * The stack of the thread commands run on, reserved rather than committed: values nest up to
+   * {@link dev.kvasir.value.V8#MAX_DEPTH} levels, and printing one as JSON, or reading it from
+   * JSON, recurses several frames per level (docs/values.md §8). The JVM's main thread has
+   * 1 MiB, which a Set Deno nested 4 900 deep overflowed.
+   */
+  static final long STACK_BYTES = 256L << 20;
+
+  /** {@code command}'s exit code, run on a thread with a {@link #STACK_BYTES} stack. */
+  private static int onLargeStack(IntSupplier command) {
+    int[] code = {FAILED}; // an Error escaped: the JVM's default handler prints it, status 1
+    Thread runner = new Thread(null, () -> code[0] = command.getAsInt(), "main", STACK_BYTES);
+    runner.start();
+    while (true) {
+      try {
+        runner.join();
+        return code[0];
+      } catch (InterruptedException e) {
+        // Nothing interrupts the JVM's main thread; keep waiting for the command.
+      }
+    }
   }
 
   /** The command line with every command, Kvasir's converters and its exit codes. */

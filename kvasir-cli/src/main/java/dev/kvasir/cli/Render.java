@@ -1,8 +1,12 @@
 package dev.kvasir.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvasir.CommitResult;
@@ -11,6 +15,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.base.Hex;
 import dev.kvasir.key.KeyPart;
 import dev.kvasir.spi.StoredEntry;
+import dev.kvasir.value.V8;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +25,19 @@ import java.util.List;
  * "versionstamp":"…"}}, keys and values in {@link TypedJson}), or aligned columns for people.
  */
 final class Render {
-  static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * JSON nesting as deep as the deepest value (docs/values.md §8) becomes in {@link TypedJson}:
+   * three JSON levels for each level of a Map ({@code {"$map":[[k,v]]}}), and an entry's line
+   * around it. Jackson's default, 1 000, refused values Deno writes.
+   */
+  static final int MAX_JSON_DEPTH = 3 * V8.MAX_DEPTH + 8;
+
+  static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxNestingDepth(MAX_JSON_DEPTH).build())
+      .streamWriteConstraints(StreamWriteConstraints.builder()
+          .maxNestingDepth(MAX_JSON_DEPTH).build())
+      .build()).build();
 
   private Render() {}
 

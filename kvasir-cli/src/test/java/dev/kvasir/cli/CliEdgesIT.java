@@ -2,6 +2,10 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.testkit.DeepValues;
+import dev.kvasir.value.JsValues;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -137,6 +141,35 @@ class CliEdgesIT {
     assertThat(run.exit()).isEqualTo(1);
     assertThat(run.err()).contains("line 3", "not UTF-8", "--skip 2");
     assertThat(kvasir.run("count").out().strip()).isEqualTo("2");
+  }
+
+  @Test
+  void valuesNestedAsDeeplyAsTheirSizeAllows_printExportAndImport() throws Exception {
+    // Deno's deepest (sets 4 900 levels) overflowed the main thread's stack as JSON, objects
+    // over 1 000 levels Jackson's default limit; the thinnest nesting fills 65 536 bytes.
+    Object deepest = dev.kvasir.value.V8.deserialize(dev.kvasir.base.Hex.decode(
+        "ff0f" + "27".repeat(21_844) + "490e" + "2c01".repeat(21_844)));
+    Path db = dir.resolve(DatabaseOption.DEFAULT);
+    try (Kv kv = Kv.open(db.toString())) {
+      DeepValues.write(kv);
+      kv.set(KvKey.of("deepest"), deepest);
+    }
+    Jar.Run get = kvasir.run("get", "[\"deepest\"]");
+    assertThat(get.err()).isEmpty();
+    assertThat(get.out()).startsWith("{\"$set\":[{\"$set\":[").endsWith("]}]}\n");
+    assertThat(get.exit()).isZero();
+
+    Jar.Run export = kvasir.run("export");
+    assertThat(export.err()).isEmpty();
+    assertThat(export.exit()).isZero();
+    Path lines = Files.writeString(dir.resolve("deep.ndjson"), export.out());
+    Jar.Run imported = kvasir.run("import", lines.toString(), "--db", "copy.sqlite3");
+    assertThat(imported.err()).contains("imported 5 entries");
+    assertThat(imported.exit()).isZero();
+    try (Kv copy = Kv.open(dir.resolve("copy.sqlite3").toString())) {
+      DeepValues.assertRead(copy);
+      assertThat(JsValues.deepEquals(copy.get(KvKey.of("deepest")).value(), deepest)).isTrue();
+    }
   }
 
   @Test

@@ -13,17 +13,28 @@ import java.util.Objects;
  * graph: shared references must be shared on both sides and cycles must close on the
  * corresponding objects, so it terminates on cyclic values. Order matters everywhere (JS
  * property, Map and Set order are part of the value). Numbers compare by value of any Java
- * number type, with NaN equal to NaN and −0 distinct from +0. Not thread-safe per call.
+ * number type, with NaN equal to NaN and −0 distinct from +0. Graphs nested deeper than a
+ * default thread stack holds are compared on a {@link LargeStack}, as the reader and writer
+ * do. Not thread-safe per call.
  */
 public final class JsValues {
   private final IdentityHashMap<Object, Object> leftToRight = new IdentityHashMap<>();
   private final IdentityHashMap<Object, Object> rightToLeft = new IdentityHashMap<>();
+  private final int maxDepth;
+  private int depth;
 
-  private JsValues() {}
+  private JsValues(int maxDepth) {
+    this.maxDepth = maxDepth;
+  }
 
   /** Whether {@code a} and {@code b} are the same JS value graph. */
   public static boolean deepEquals(Object a, Object b) {
-    return new JsValues().same(a, b);
+    try {
+      return new JsValues(V8Tags.INLINE_DEPTH).same(a, b);
+    } catch (LargeStack.Deeper | StackOverflowError e) {
+      // Unbounded on the large stack: a Java graph may nest deeper than any stored value.
+      return LargeStack.call(() -> new JsValues(Integer.MAX_VALUE).same(a, b));
+    }
   }
 
   private boolean same(Object a, Object b) {
@@ -47,7 +58,12 @@ public final class JsValues {
     }
     leftToRight.put(a, b);
     rightToLeft.put(b, a);
-    return sameReceiver(a, b);
+    if (++depth > maxDepth) {
+      throw LargeStack.Deeper.SIGNAL;
+    }
+    boolean same = sameReceiver(a, b);
+    depth--;
+    return same;
   }
 
   private boolean sameReceiver(Object a, Object b) {

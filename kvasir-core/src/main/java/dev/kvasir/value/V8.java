@@ -19,6 +19,12 @@ package dev.kvasir.value;
  * Thread-safe: stateless.
  */
 public final class V8 {
+  /**
+   * The deepest nesting of values read or written: deeper than any value of the 65 536 bytes
+   * Deno allows can nest (docs/values.md §8).
+   */
+  public static final int MAX_DEPTH = V8Tags.MAX_DEPTH;
+
   private V8() {}
 
   /**

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * (docs/values.md §3–§4). One instance per value; not thread-safe.
  *
  * <p>Hostile input is bounded: every length is checked against the bytes left before anything
- * is allocated, nesting is limited to {@link V8Tags#MAX_DEPTH}, and array holes are only
+ * is allocated, nesting is limited to {@link V8Tags#MAX_DEPTH} (values deeper than {@link
+ * V8Tags#INLINE_DEPTH} are read on a {@link LargeStack}), and array holes are only
  * materialised within a budget proportional to the input (beyond it a {@link JsSparseArray} is
  * returned). Every failure is a {@link KvDecodeException}.
  */
@@ -21,19 +22,30 @@ final class V8Reader {
   private final byte[] in;
   private int pos;
   private int version;
+  private final int maxDepth;
   private int depth;
   private long holeBudget;
   /** Objects by id, in the order V8 assigns ids; null while an object is being built. */
   private Object[] objects = new Object[4];
   private int ids;
 
-  private V8Reader(byte[] in) {
+  private V8Reader(byte[] in, int maxDepth) {
     this.in = in;
+    this.maxDepth = maxDepth;
     this.holeBudget = 65_536 + 16L * in.length;
   }
 
   static Object read(byte[] bytes) {
-    V8Reader reader = new V8Reader(bytes);
+    try {
+      return read(bytes, V8Tags.INLINE_DEPTH);
+    } catch (LargeStack.Deeper | StackOverflowError e) {
+      // An overflow here means a thread with an unusually small stack: the large one holds it.
+      return LargeStack.call(() -> read(bytes, V8Tags.MAX_DEPTH));
+    }
+  }
+
+  private static Object read(byte[] bytes, int maxDepth) {
+    V8Reader reader = new V8Reader(bytes, maxDepth);
     try {
       reader.readHeader();
       Object value = reader.readValue();
@@ -44,9 +56,11 @@ final class V8Reader {
     } catch (Malformed e) {
       throw new KvDecodeException("malformed V8 value at byte " + e.offset + ": " + e.getMessage());
     } catch (StackOverflowError e) {
-      // Only on threads with unusually small stacks; MAX_DEPTH keeps default stacks safe.
-      throw new KvDecodeException("value nested too deeply for this thread's stack (depth "
-          + reader.depth + "); read it on a thread with a larger stack");
+      if (maxDepth < V8Tags.MAX_DEPTH) {
+        throw e;
+      }
+      throw new KvDecodeException("value nested too deeply for a stack of "
+          + (LargeStack.STACK_BYTES >> 20) + " MiB (depth " + reader.depth + ")");
     }
   }
 
@@ -65,7 +79,11 @@ final class V8Reader {
 
   /** A value, including a view that follows its buffer (V8 reads the pair as one value). */
   private Object readValue() {
-    if (++depth > V8Tags.MAX_DEPTH) {
+    boolean nests = !isLeaf(peekTag());
+    if (nests && ++depth > maxDepth) {
+      if (maxDepth < V8Tags.MAX_DEPTH) {
+        throw LargeStack.Deeper.SIGNAL;
+      }
       throw error("nested deeper than " + V8Tags.MAX_DEPTH + " levels");
     }
     int idsBefore = ids;
@@ -75,8 +93,23 @@ final class V8Reader {
       // A buffer read just now took one new id; a back-reference to an older one took none.
       value = readView(buffer, ids == idsBefore + 1);
     }
-    depth--;
+    if (nests) {
+      depth--;
+    }
     return value;
+  }
+
+  /**
+   * Whether a value of this tag holds no other value, so that it is not a level of nesting: the
+   * values V8Writer writes without counting a level, for both to agree on a value's depth.
+   */
+  private static boolean isLeaf(int tag) {
+    return switch (tag) {
+      case V8Tags.UNDEFINED, V8Tags.NULL, V8Tags.TRUE, V8Tags.FALSE, V8Tags.INT32,
+          V8Tags.UINT32, V8Tags.DOUBLE, V8Tags.BIGINT, V8Tags.ONE_BYTE_STRING,
+          V8Tags.TWO_BYTE_STRING, V8Tags.UTF8_STRING, V8Tags.OBJECT_REFERENCE -> true;
+      default -> false;
+    };
   }
 
   private Object readObject() {

@@ -44,14 +44,25 @@ final class V8Writer {
   // Sized for small values: the default table (64 slots) was most of what writing one allocated.
   private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<>(4);
   private int nextId;
+  private final int maxDepth;
   private int depth;
 
-  private V8Writer(JsAdapter adapter) {
+  private V8Writer(JsAdapter adapter, int maxDepth) {
     this.adapter = adapter;
+    this.maxDepth = maxDepth;
   }
 
   static byte[] write(Object value, JsAdapter adapter) {
-    V8Writer writer = new V8Writer(adapter);
+    try {
+      return write(value, adapter, V8Tags.INLINE_DEPTH);
+    } catch (LargeStack.Deeper | StackOverflowError e) {
+      // An overflow here means a thread with an unusually small stack: the large one holds it.
+      return LargeStack.call(() -> write(value, adapter, V8Tags.MAX_DEPTH));
+    }
+  }
+
+  private static byte[] write(Object value, JsAdapter adapter, int maxDepth) {
+    V8Writer writer = new V8Writer(adapter, maxDepth);
     writer.out.put(V8Tags.VERSION_TAG);
     writer.out.putVarint(V8Tags.WRITE_VERSION);
     try {
@@ -59,9 +70,11 @@ final class V8Writer {
     } catch (PathError e) {
       throw new KvTypeException("value" + e.path() + ": " + e.getMessage());
     } catch (StackOverflowError e) {
-      // Only on threads with unusually small stacks; MAX_DEPTH keeps default stacks safe.
-      throw new KvTypeException("value nested too deeply for this thread's stack "
-          + "(depth " + writer.depth + "); write it on a thread with a larger stack");
+      if (maxDepth < V8Tags.MAX_DEPTH) {
+        throw e;
+      }
+      throw new KvTypeException("value nested too deeply for a stack of "
+          + (LargeStack.STACK_BYTES >> 20) + " MiB (depth " + writer.depth + ")");
     }
     return writer.out.toArray();
   }
@@ -97,7 +110,10 @@ final class V8Writer {
       out.putVarint(seen);
       return;
     }
-    if (++depth > V8Tags.MAX_DEPTH) {
+    if (++depth > maxDepth) {
+      if (maxDepth < V8Tags.MAX_DEPTH) {
+        throw LargeStack.Deeper.SIGNAL;
+      }
       throw new PathError("nested deeper than " + V8Tags.MAX_DEPTH + " levels");
     }
     if (v instanceof byte[] bytes) {
@@ -522,6 +538,7 @@ final class V8Writer {
   /** A failure deep inside a value; containers add their step to the path on the way out. */
   private static final class PathError extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    private static final int PATH_ENDS = 8;
     private final Deque<String> steps = new ArrayDeque<>();
 
     PathError(String message) {
@@ -533,8 +550,14 @@ final class V8Writer {
       return this;
     }
 
+    /** The steps, the middle ones elided when there are many (a value nested too deeply). */
     String path() {
-      return String.join("", steps);
+      if (steps.size() <= 2 * PATH_ENDS) {
+        return String.join("", steps);
+      }
+      List<String> all = new ArrayList<>(steps);
+      return String.join("", all.subList(0, PATH_ENDS)) + "…(" + (all.size() - 2 * PATH_ENDS)
+          + " more)…" + String.join("", all.subList(all.size() - PATH_ENDS, all.size()));
     }
   }
 }

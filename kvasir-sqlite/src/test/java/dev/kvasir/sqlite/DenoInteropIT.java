@@ -14,6 +14,7 @@ import dev.kvasir.golden.ValueDescriptions;
 import dev.kvasir.golden.Vectors.KeyVector;
 import dev.kvasir.golden.Vectors.ValueVector;
 import dev.kvasir.golden.Vectors;
+import dev.kvasir.testkit.DeepValues;
 import dev.kvasir.testkit.DenoPeer;
 import dev.kvasir.testkit.DenoWrites;
 import dev.kvasir.value.KvU64;
@@ -100,6 +101,20 @@ class DenoInteropIT {
     Files.writeString(expected, stamps.toString());
     assertThat(deno.run("verify_all.ts", file.toString(), deno.vectorsDir().toString(),
         expected.toString())).isEqualTo("ok");
+  }
+
+  @Test
+  void valuesNestedAsDeeplyAsDenoWritesThem_travelBothWays() throws Exception {
+    String fromDeno = dir.resolve("deep-deno.sqlite3").toString();
+    assertThat(deno.run("deep.ts", "write", fromDeno)).isEqualTo("ok");
+    try (Kv kv = Kv.open(fromDeno)) {
+      DeepValues.assertRead(kv);
+    }
+    String fromKvasir = dir.resolve("deep-kvasir.sqlite3").toString();
+    try (Kv kv = Kv.open(fromKvasir)) {
+      DeepValues.write(kv);
+    }
+    assertThat(deno.run("deep.ts", "verify", fromKvasir)).isEqualTo("ok");
   }
 
   @Test

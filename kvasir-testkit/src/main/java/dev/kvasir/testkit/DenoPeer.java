@@ -26,7 +26,7 @@ public final class DenoPeer {
   private static final List<String> SCRIPTS =
       List.of("vectors.ts", "write_all.ts", "verify_all.ts", "cas.ts", "sequence.ts",
           "queue.ts", "watched_writes.ts", "remote.ts", "unknown_outcome.ts", "read_corrupt.ts",
-          "describe.ts", "batches.ts", "read_each.ts", "differential.ts");
+          "describe.ts", "batches.ts", "read_each.ts", "differential.ts", "deep.ts");
 
   private final Path binary;
   private final Path work;
