@@ -1,6 +1,7 @@
 package dev.kvasir.mapping;
 
 import dev.kvasir.base.KvTypeException;
+import dev.kvasir.internal.LargeStack;
 import dev.kvasir.value.JsMap;
 import dev.kvasir.value.JsSet;
 import dev.kvasir.value.KvU64;
@@ -33,16 +34,48 @@ import java.util.Set;
  * Reads a value as read (the JS value model) as a Java type (docs/mapping.md): the user's
  * codecs first, then records and beans from objects, numbers exactly, enums by name, the
  * types {@link JavaTypes} writes as text from it, {@code Optional}s from a value or null, and
- * generic collections element by element. Errors name the path inside the value.
+ * generic collections element by element. Errors name the path inside the value. One instance
+ * per value read; not thread-safe.
  */
 final class Reader {
-  private final ValueMapper mapper;
+  /**
+   * Levels read on the caller's thread; deeper values are read on a {@link LargeStack}
+   * (docs/values.md §8). Each level takes several frames (a record's components, a list's
+   * elements, the conversion of a leaf); a linked list of records overflowed a 1 MiB stack
+   * somewhere between 1 000 and 3 000 levels.
+   */
+  private static final int INLINE_DEPTH = 256;
 
-  Reader(ValueMapper mapper) {
+  private final ValueMapper mapper;
+  private final int maxDepth;
+  private int depth;
+
+  private Reader(ValueMapper mapper, int maxDepth) {
     this.mapper = mapper;
+    this.maxDepth = maxDepth;
   }
 
-  Object read(Object value, Type type, String path) {
+  /** {@code value}, as read, as {@code type}. */
+  static Object read(ValueMapper mapper, Object value, Type type) {
+    try {
+      return new Reader(mapper, INLINE_DEPTH).read(value, type, "value");
+    } catch (LargeStack.Deeper | StackOverflowError e) {
+      // Unbounded on the large stack: the V8 reader has bounded the value's depth already.
+      return LargeStack.call(() -> new Reader(mapper, Integer.MAX_VALUE).read(value, type,
+          "value"));
+    }
+  }
+
+  private Object read(Object value, Type type, String path) {
+    if (++depth > maxDepth) {
+      throw LargeStack.Deeper.SIGNAL;
+    }
+    Object read = readType(value, type, path);
+    depth--;
+    return read;
+  }
+
+  private Object readType(Object value, Type type, String path) {
     if (type instanceof WildcardType w) {
       return read(value, w.getUpperBounds()[0], path);
     }

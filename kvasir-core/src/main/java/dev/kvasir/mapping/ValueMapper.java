@@ -38,7 +38,6 @@ public final class ValueMapper implements JsAdapter {
       return null;
     }
   };
-  private final Reader reader = new Reader(this);
 
   private ValueMapper(List<ValueCodec> codecs) {
     this.codecs = List.copyOf(codecs);
@@ -96,7 +95,7 @@ public final class ValueMapper implements JsAdapter {
    */
   public <T> @Nullable T read(@Nullable Object js, Class<T> type) {
     @SuppressWarnings("unchecked")
-    T out = (T) reader.read(js, type, "value");
+    T out = (T) Reader.read(this, js, type);
     return out;
   }
 
@@ -108,7 +107,7 @@ public final class ValueMapper implements JsAdapter {
    */
   public <T> @Nullable T read(@Nullable Object js, TypeRef<T> type) {
     @SuppressWarnings("unchecked")
-    T out = (T) reader.read(js, type.type(), "value");
+    T out = (T) Reader.read(this, js, type.type());
     return out;
   }
 
@@ -118,7 +117,7 @@ public final class ValueMapper implements JsAdapter {
    * @throws KvTypeException naming the path inside the value that does not fit
    */
   public @Nullable Object read(@Nullable Object js, Type type) {
-    return reader.read(js, type, "value");
+    return Reader.read(this, js, type);
   }
 
   /** The codec that handles {@code type}, or null. */

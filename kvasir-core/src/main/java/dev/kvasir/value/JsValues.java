@@ -1,5 +1,6 @@
 package dev.kvasir.value;
 
+import dev.kvasir.internal.LargeStack;
 import java.math.BigInteger;
 import java.util.IdentityHashMap;
 import java.util.Iterator;

@@ -1,6 +1,7 @@
 package dev.kvasir.value;
 
 import dev.kvasir.base.KvDecodeException;
+import dev.kvasir.internal.LargeStack;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

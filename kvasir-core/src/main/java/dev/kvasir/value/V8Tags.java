@@ -15,7 +15,7 @@ final class V8Tags {
    * Deepest nesting read or written on the caller's thread. Recursion costs up to about 1 KiB
    * of stack per level before the JIT compiles it (measured: a 1 MiB stack held 1 092 levels of
    * a cold writer and 1 474 of a cold reader), so 512 fit a default thread stack with room to
-   * spare. Deeper values go to {@link LargeStack}.
+   * spare. Deeper values go to {@link dev.kvasir.internal.LargeStack}.
    */
   static final int INLINE_DEPTH = 512;
 

@@ -1,6 +1,7 @@
 package dev.kvasir.value;
 
 import dev.kvasir.base.KvTypeException;
+import dev.kvasir.internal.LargeStack;
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;

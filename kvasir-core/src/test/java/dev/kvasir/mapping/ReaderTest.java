@@ -86,4 +86,43 @@ class ReaderTest {
     assertThat(MAPPER.read(new JsSet().add("a"), Set.class)).containsExactly("a");
     assertThat(MAPPER.read(m, Object.class)).isSameAs(m);
   }
+
+  record Node(int value, Node next, List<Node> more) {}
+
+  @Test
+  void recordsNestedThousandsDeep_readOnAnyThread() throws Exception {
+    // A linked list of records: each level is a record, its component and the conversion of a
+    // number; 3 000 levels overflowed the default stack with a bare StackOverflowError.
+    Node list = null;
+    for (int i = 0; i < 3_000; i++) {
+      list = new Node(i, list, i % 2 == 0 ? List.of() : List.of(new Node(-i, null, List.of())));
+    }
+    Object value = stored(list);
+    assertThat(MAPPER.read(value, Node.class)).isEqualTo(list);
+    Object[] read = new Object[1];
+    Throwable[] thrown = new Throwable[1];
+    Thread small = new Thread(null, () -> {
+      try {
+        read[0] = MAPPER.read(value, Node.class);
+      } catch (Throwable t) {
+        thrown[0] = t;
+      }
+    }, "small-stack", 128 * 1024);
+    small.start();
+    small.join();
+    assertThat(thrown[0]).isNull();
+    assertThat(read[0]).isEqualTo(list);
+  }
+
+  @Test
+  void aMismatchDeepInside_namesItsPath() {
+    Object list = Map.of("value", "not a number");
+    for (int i = 0; i < 1_000; i++) {
+      list = Map.of("value", i, "next", list);
+    }
+    Object value = stored(list);
+    assertThatThrownBy(() -> MAPPER.read(value, Node.class))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageStartingWith("value" + ".next".repeat(1_000) + ".value: cannot convert");
+  }
 }

@@ -1,30 +1,32 @@
-package dev.kvasir.value;
+package dev.kvasir.internal;
 
 import java.util.function.Supplier;
 
 /**
- * Runs the reader or writer of a value nested deeper than {@link V8Tags#INLINE_DEPTH} levels on
- * a thread of its own, whose stack holds {@link V8Tags#MAX_DEPTH} levels (docs/values.md §8).
- * Both recurse once per level, at up to about 1 KiB of stack before the JIT has compiled them,
- * and the caller's thread may have a default 1 MiB stack or less. Deep values are rare, so a
- * thread per call costs nothing that matters.
+ * Runs code that recurses once per level of a value on a thread of its own when the value is
+ * nested deeper than the caller's stack safely holds (docs/values.md §8). The V8 reader and
+ * writer, {@code JsValues.deepEquals} and the mapping to Java types recurse, at up to about
+ * 1 KiB of stack per level before the JIT has compiled them, and a caller's thread may have a
+ * default 1 MiB stack or less. Deep values are rare, so a thread per call costs nothing that
+ * matters.
  */
-final class LargeStack {
+public final class LargeStack {
   /** Reserved, not committed: the thread touches only as many pages as the value is deep. */
-  static final long STACK_BYTES = 64L << 20;
+  public static final long STACK_BYTES = 64L << 20;
 
   private LargeStack() {}
 
   /**
-   * Thrown by a reader or writer limited to {@link V8Tags#INLINE_DEPTH} when the value goes
-   * deeper, so that it starts again on a large stack. No stack trace: it is not an error.
+   * Thrown by code limited to the levels a caller's stack holds when the value goes deeper, so
+   * that its caller starts it again through {@link #call}, as it does on a stack overflow (a
+   * thread with an unusually small stack). No stack trace: it is not an error.
    */
-  static final class Deeper extends RuntimeException {
+  public static final class Deeper extends RuntimeException {
     private static final long serialVersionUID = 1L;
-    static final Deeper SIGNAL = new Deeper();
+    public static final Deeper SIGNAL = new Deeper();
 
     private Deeper() {
-      super("deeper than " + V8Tags.INLINE_DEPTH + " levels", null, false, false);
+      super("deeper than the caller's stack holds", null, false, false);
     }
   }
 
@@ -33,7 +35,7 @@ final class LargeStack {
    * caller's context class loader, for codecs that use it). Its exceptions are rethrown as they
    * are. Waits through interrupts, which the computation does not look at, and keeps them.
    */
-  static <T> T call(Supplier<T> task) {
+  public static <T> T call(Supplier<T> task) {
     Object[] outcome = new Object[1];
     Throwable[] failure = new Throwable[1];
     Thread worker = new Thread(null, () -> {
