@@ -50,6 +50,50 @@ class LauncherIT {
   }
 
   @Test
+  void classDataSharing_isMadeOnceForTheBuild_thenUsed_andNeverSpeaksOnStandardError()
+      throws Exception {
+    Path archives = Path.of("target", "cds").toAbsolutePath();
+    deleteTree(archives);
+    String db = dir.resolve("cds.sqlite3").toString();
+    Process set = script(Map.of(), "set", "--db", db, "[\"k\"]", "1");
+    CompletableFuture<String> setErrors = CompletableFuture.supplyAsync(() -> read(set, false));
+    assertThat(set.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(setErrors.get()).isEmpty();
+    List<Path> made;
+    try (var files = Files.list(archives)) {
+      made = files.filter(f -> f.toString().endsWith(".jsa")).toList();
+    }
+    assertThat(made).as("one archive, for this Java").hasSize(1);
+
+    Process loaded = script(Map.of("JAVA_OPTS", "-Xlog:class+load=info"), "get", "--db", db,
+        "[\"k\"]");
+    assertThat(read(loaded, true))
+        .contains("dev.kvasir.cli.Kvasir source: shared objects file (top)");
+    assertThat(loaded.waitFor(120, TimeUnit.SECONDS)).isTrue();
+
+    // One the JVM refuses (another JVM's, a damaged one) is passed over in silence.
+    Files.delete(made.get(0));
+    Files.writeString(made.get(0), "not an archive");
+    Process get = script(Map.of(), "get", "--db", db, "[\"k\"]");
+    CompletableFuture<String> getErrors = CompletableFuture.supplyAsync(() -> read(get, false));
+    assertThat(read(get, true)).isEqualTo("1\n");
+    assertThat(get.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(getErrors.get()).isEmpty();
+    deleteTree(archives); // the next ./kvasir makes a good one
+  }
+
+  private static void deleteTree(Path root) throws java.io.IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (var files = Files.walk(root)) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(f);
+      }
+    }
+  }
+
+  @Test
   void aJavaHomeWithoutJava_isNamed_withExitStatus3() throws Exception {
     // Bash said "line 92: …/bin/java: No such file or directory", status 127.
     Path empty = Files.createDirectory(dir.resolve("not-a-jdk"));
@@ -75,13 +119,13 @@ class LauncherIT {
     assertThat(get.waitFor()).isZero();
   }
 
-  /** Starts the script with {@code env} as its only locale settings; its errors discarded. */
+  /** Starts the script with {@code env} added and its locale settings only from there. */
   private Process script(Map<String, String> env, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
     command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_") || k.startsWith("LC_"));
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment().putAll(env);
     return pb.start();
   }

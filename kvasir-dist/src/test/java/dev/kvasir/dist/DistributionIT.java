@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -139,6 +140,37 @@ class DistributionIT {
       assertThat(set.err()).as(javaHome).isEmpty();
     }
     System.out.println("ran bin/kvasir on " + javas);
+  }
+
+  @Test
+  void classDataSharing_isMadeByTheFirstCommand_usedByTheNext_andRemadeAfterAnUpgrade()
+      throws Exception {
+    Path home = unpack();
+    String db = dir.resolve("cds.sqlite3").toString();
+    Run set = run(home, Map.of(), "set", "--db", db, "[\"k\"]", "1");
+    assertThat(set.exit()).as(set.err()).isZero();
+    assertThat(set.err()).isEmpty();
+    List<Path> archives;
+    try (var files = Files.list(home.resolve("cds"))) {
+      archives = files.filter(f -> f.toString().endsWith(".jsa")).toList();
+    }
+    assertThat(archives).as("one archive, for this Java").hasSize(1);
+    Path archive = archives.get(0);
+    Run loaded = run(home, Map.of("JAVA_OPTS", "-Xlog:class+load=info"), "get", "--db", db,
+        "[\"k\"]");
+    assertThat(loaded.out()).contains("dev.kvasir.cli.Kvasir source: shared objects file (top)");
+
+    // An upgrade replaces the jars: the archive, now older, is made again.
+    Files.setLastModifiedTime(archive, FileTime.fromMillis(0));
+    assertThat(run(home, Map.of(), "get", "--db", db, "[\"k\"]").out()).isEqualTo("1\n");
+    assertThat(Files.getLastModifiedTime(archive).toMillis()).isPositive();
+
+    // An archive the JVM refuses (another JVM's, a damaged one) is passed over in silence.
+    Files.delete(archive);
+    Files.writeString(archive, "not an archive");
+    Run get = run(home, Map.of(), "get", "--db", db, "[\"k\"]");
+    assertThat(get.out()).isEqualTo("1\n");
+    assertThat(get.err()).isEmpty();
   }
 
   @Test
