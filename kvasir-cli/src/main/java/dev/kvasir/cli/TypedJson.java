@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.InvalidDate;
 import dev.kvasir.value.JsArray;
+import dev.kvasir.value.JsFormat;
 import dev.kvasir.value.JsMap;
 import dev.kvasir.value.JsRegExp;
 import dev.kvasir.value.JsSet;
@@ -147,6 +149,12 @@ final class TypedJson {
     }
   }
 
+  /**
+   * A finite number as JavaScript writes it ({@code JSON.stringify}): {@code 1e+21},
+   * {@code 0.000001}, {@code 9007199254740992}, where Java's own text for a double is
+   * {@code 1.0E21}, {@code 1.0E-6}, {@code 9.007199254740992E15}. Both are JSON; this one is
+   * what Deno prints for the same value.
+   */
   private static JsonNode number(double d) {
     if (Double.isNaN(d) || Double.isInfinite(d) || d == 0 && 1 / d < 0) {
       return tagged("$number", NODES.textNode(special(d)));
@@ -154,7 +162,7 @@ final class TypedJson {
     if (d == Math.rint(d) && Math.abs(d) < 0x1p53) {
       return NODES.numberNode((long) d);
     }
-    return NODES.numberNode(d);
+    return NODES.rawValueNode(new RawValue(JsFormat.numberToString(d)));
   }
 
   /** The name of a number JSON cannot write; a NaN with its sign bit set (a distinct key) is -NaN. */
