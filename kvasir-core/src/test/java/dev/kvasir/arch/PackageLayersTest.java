@@ -27,14 +27,15 @@ class PackageLayersTest {
   /** Each package of core and the packages of core it may use; the order is the layering. */
   private static final Map<String, Set<String>> ALLOWED = Map.of(
       "dev.kvasir.base", Set.of(),
-      "dev.kvasir.value", Set.of("dev.kvasir.base"),
+      "dev.kvasir.internal", Set.of(),
+      "dev.kvasir.value", Set.of("dev.kvasir.base", "dev.kvasir.internal"),
       "dev.kvasir.key", Set.of("dev.kvasir.base", "dev.kvasir.value"),
       "dev.kvasir.spi", Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key"),
       "dev.kvasir.engine",
       Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key", "dev.kvasir.spi"),
       "dev.kvasir.memory", Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key",
           "dev.kvasir.spi", "dev.kvasir.engine"),
-      "dev.kvasir.mapping", Set.of("dev.kvasir.base", "dev.kvasir.value"),
+      "dev.kvasir.mapping", Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.internal"),
       "dev.kvasir", Set.of("dev.kvasir.base", "dev.kvasir.value", "dev.kvasir.key",
           "dev.kvasir.spi", "dev.kvasir.mapping"));
 
