@@ -20,7 +20,8 @@ final class GetCommand extends DbCommand {
   @Parameters(paramLabel = "KEY", description = "e.g. '[\"users\", \"alice\"]'")
   KvKey key;
 
-  @Option(names = "--json", description = "Print {\"key\",\"value\",\"versionstamp\"} as JSON.")
+  @Option(names = "--json", description = "Print {\"key\",\"value\",\"versionstamp\"} as JSON;"
+      + " value and versionstamp null when there is no entry, as Deno's get answers.")
   boolean json;
 
   @Option(names = "--raw", description = "Print the stored bytes as hex (V8 format for JS"
@@ -34,6 +35,9 @@ final class GetCommand extends DbCommand {
   int run(Kv kv) {
     KvEntry e = kv.get(key, eventual ? Consistency.EVENTUAL : Consistency.STRONG);
     if (!e.exists()) {
+      if (json) { // a script reading the output gets an answer, as from get-many
+        out().println(Render.text(Render.entryJson(e)));
+      }
       throw new Failure("no entry at " + KeySyntax.format(key));
     }
     out().println(json ? Render.text(Render.entryJson(e)) : Render.value(e, raw));

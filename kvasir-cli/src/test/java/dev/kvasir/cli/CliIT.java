@@ -49,6 +49,10 @@ class CliIT {
     Jar.Run missing = kvasir.run("get", "[\"users\", \"bob\"]");
     assertThat(missing.exit()).isEqualTo(1);
     assertThat(missing.err()).contains("no entry at [\"users\", \"bob\"]");
+    Jar.Run missingJson = kvasir.run("get", "[\"users\", \"bob\"]", "--json");
+    assertThat(missingJson.out())
+        .isEqualTo("{\"key\":[\"users\",\"bob\"],\"value\":null,\"versionstamp\":null}\n");
+    assertThat(missingJson.exit()).isEqualTo(1);
 
     Jar.Run checked = kvasir.run("set", "[\"users\", \"alice\"]", "1", "--check", "none");
     assertThat(checked.exit()).isEqualTo(1);
