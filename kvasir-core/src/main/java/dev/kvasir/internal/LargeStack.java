@@ -1,5 +1,12 @@
 package dev.kvasir.internal;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -7,8 +14,7 @@ import java.util.function.Supplier;
  * nested deeper than the caller's stack safely holds (docs/values.md §8). The V8 reader and
  * writer, {@code JsValues.deepEquals} and the mapping to Java types recurse, at up to about
  * 1 KiB of stack per level before the JIT has compiled them, and a caller's thread may have a
- * default 1 MiB stack or less. Deep values are rare, so a thread per call costs nothing that
- * matters.
+ * default 1 MiB stack or less.
  */
 public final class LargeStack {
   /** Reserved, not committed: the thread touches only as many pages as the value is deep. */
@@ -31,45 +37,60 @@ public final class LargeStack {
   }
 
   /**
-   * {@code task}'s result, computed on a new thread with a {@link #STACK_BYTES} stack (and the
-   * caller's context class loader, for codecs that use it). Its exceptions are rethrown as they
+   * Threads with large stacks, kept for a minute after their last task: a deep value's parse
+   * touches megabytes of stack, which a new thread would fault in and zero every time (a 64 KiB
+   * value nested 21 844 deep took 20–60 ms on a new thread each call).
+   */
+  private static final ExecutorService THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
+      60, TimeUnit.SECONDS, new SynchronousQueue<>(), LargeStack::newThread);
+  private static final AtomicInteger COUNT = new AtomicInteger();
+
+  private static Thread newThread(Runnable task) {
+    Thread thread = new Thread(null, task, "kvasir-deep-value-" + COUNT.incrementAndGet(),
+        STACK_BYTES);
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  /**
+   * {@code task}'s result, computed on a thread with a {@link #STACK_BYTES} stack and the
+   * caller's context class loader (for codecs that use it). Its exceptions are rethrown as they
    * are. Waits through interrupts, which the computation does not look at, and keeps them.
    */
   public static <T> T call(Supplier<T> task) {
-    Object[] outcome = new Object[1];
-    Throwable[] failure = new Throwable[1];
-    Thread worker = new Thread(null, () -> {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    Future<T> result = THREADS.submit(() -> {
+      Thread self = Thread.currentThread();
+      ClassLoader own = self.getContextClassLoader();
+      self.setContextClassLoader(loader);
       try {
-        outcome[0] = task.get();
-      } catch (Throwable t) {
-        failure[0] = t;
+        return task.get();
+      } finally {
+        self.setContextClassLoader(own);
       }
-    }, "kvasir-deep-value", STACK_BYTES);
-    worker.setDaemon(true);
-    worker.start();
+    });
     boolean interrupted = false;
-    while (true) {
-      try {
-        worker.join(); // join's happens-before makes outcome and failure visible
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
+    try {
+      while (true) {
+        try {
+          return result.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable failure = e.getCause();
+          if (failure instanceof RuntimeException r) {
+            throw r;
+          }
+          if (failure instanceof Error r) {
+            throw r;
+          }
+          throw new IllegalStateException(failure); // a checked exception thrown sneakily
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    if (failure[0] instanceof RuntimeException e) {
-      throw e;
-    }
-    if (failure[0] instanceof Error e) {
-      throw e;
-    }
-    if (failure[0] != null) { // a checked exception thrown sneakily by a codec
-      throw new IllegalStateException(failure[0]);
-    }
-    @SuppressWarnings("unchecked")
-    T result = (T) outcome[0];
-    return result;
   }
 }

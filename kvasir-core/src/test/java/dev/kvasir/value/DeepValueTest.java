@@ -116,6 +116,28 @@ class DeepValueTest {
         .hasMessageContaining("java.io.File");
   }
 
+  @Test
+  void anAdapterAskedOnTheLargeStack_seesTheCallersContextClassLoader() {
+    Object value = nested(CONTAINERS.get("array"), 3_000);
+    ((List<Object>) lastList(value)).set(0, new File("x"));
+    ClassLoader callers = new ClassLoader(getClass().getClassLoader()) {};
+    ClassLoader[] seen = new ClassLoader[1];
+    JsAdapter recording = v -> {
+      seen[0] = Thread.currentThread().getContextClassLoader();
+      return v instanceof File f ? f.getPath() : v;
+    };
+    V8.serialize(value, recording); // a kept thread, made under this thread's own loader
+    Thread self = Thread.currentThread();
+    ClassLoader own = self.getContextClassLoader();
+    self.setContextClassLoader(callers);
+    try {
+      V8.serialize(value, recording);
+    } finally {
+      self.setContextClassLoader(own);
+    }
+    assertThat(seen[0]).isSameAs(callers);
+  }
+
   @SuppressWarnings("unchecked")
   private static Object lastList(Object value) {
     Object list = value;
