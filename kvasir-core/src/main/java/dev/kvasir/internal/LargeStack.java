@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Runs code that recurses once per level of a value on a thread of its own when the value is
- * nested deeper than the caller's stack safely holds (docs/values.md §8). The V8 reader and
- * writer, {@code JsValues.deepEquals} and the mapping to Java types recurse, at up to about
+ * Runs code that recurses once per level of a value on a thread with a large stack when the
+ * value is nested deeper than the caller's stack safely holds (docs/values.md §8). The V8 reader
+ * and writer, {@code JsValues.deepEquals} and the mapping to Java types recurse, at up to about
  * 1 KiB of stack per level before the JIT has compiled them, and a caller's thread may have a
  * default 1 MiB stack or less.
  */
