@@ -1,9 +1,8 @@
 package dev.kvasir.internal;
 
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,19 +36,29 @@ public final class LargeStack {
   }
 
   /**
-   * Threads with large stacks, kept for a minute after their last task: a deep value's parse
-   * touches megabytes of stack, which a new thread would fault in and zero every time (a 64 KiB
-   * value nested 21 844 deep took 20–60 ms on a new thread each call).
+   * Threads with large stacks, as many as there are processors (the work is CPU only), kept for
+   * a minute after their last task: a deep value's parse touches megabytes of stack, which a new
+   * thread would fault in and zero every time (a 64 KiB value nested 21 844 deep took 20–60 ms
+   * on a new thread each call), and which a thread keeps until it ends, so that their number
+   * bounds that memory. Calls beyond it wait their turn.
    */
-  private static final ExecutorService THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
-      60, TimeUnit.SECONDS, new SynchronousQueue<>(), LargeStack::newThread);
+  private static final ThreadPoolExecutor THREADS = threads(
+      Math.max(2, Runtime.getRuntime().availableProcessors()));
   private static final AtomicInteger COUNT = new AtomicInteger();
 
-  private static Thread newThread(Runnable task) {
-    Thread thread = new Thread(null, task, "kvasir-deep-value-" + COUNT.incrementAndGet(),
-        STACK_BYTES);
-    thread.setDaemon(true);
-    return thread;
+  private static ThreadPoolExecutor threads(int count) {
+    ThreadPoolExecutor threads = new ThreadPoolExecutor(count, count, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), Worker::new);
+    threads.allowCoreThreadTimeOut(true);
+    return threads;
+  }
+
+  /** A thread of {@link #THREADS}. */
+  private static final class Worker extends Thread {
+    Worker(Runnable task) {
+      super(null, task, "kvasir-deep-value-" + COUNT.incrementAndGet(), STACK_BYTES);
+      setDaemon(true);
+    }
   }
 
   /**
@@ -58,6 +67,9 @@ public final class LargeStack {
    * are. Waits through interrupts, which the computation does not look at, and keeps them.
    */
   public static <T> T call(Supplier<T> task) {
+    if (Thread.currentThread() instanceof Worker) {
+      return task.get(); // on a large stack already (a codec's own deep value): never wait here
+    }
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     Future<T> result = THREADS.submit(() -> {
       Thread self = Thread.currentThread();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -136,6 +137,75 @@ class DeepValueTest {
       self.setContextClassLoader(own);
     }
     assertThat(seen[0]).isSameAs(callers);
+  }
+
+  @Test
+  @Timeout(60)
+  void adaptersThatReadDeepValuesThemselves_doNotWaitForTheThreadsTheyHold() throws Exception {
+    // As many deep writes as there are kept threads, each of whose adapters, once every thread
+    // is taken, reads a deep value of its own: had that waited for a free thread, none would.
+    int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    CountDownLatch allTaken = new CountDownLatch(threads);
+    byte[] inner = V8.serialize(nested(CONTAINERS.get("set"), 3_000));
+    JsAdapter nesting = v -> {
+      if (!(v instanceof File)) {
+        return v;
+      }
+      allTaken.countDown();
+      try {
+        allTaken.await();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      return V8.deserialize(inner);
+    };
+    List<Thread> callers = new ArrayList<>();
+    Object[] results = new Object[threads];
+    for (int i = 0; i < threads; i++) {
+      int index = i;
+      Object value = nested(CONTAINERS.get("array"), 3_000);
+      ((List<Object>) lastList(value)).set(0, new File("x"));
+      Thread caller = new Thread(() -> results[index] = V8.serialize(value, nesting));
+      caller.start();
+      callers.add(caller);
+    }
+    for (Thread caller : callers) {
+      caller.join();
+    }
+    for (Object bytes : results) {
+      Object back = V8.deserialize((byte[]) bytes);
+      assertThat(JsValues.deepEquals(((List<?>) lastList(back)).get(0),
+          nested(CONTAINERS.get("set"), 3_000))).isTrue();
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void manyCallersAtOnce_shareAFewLargeStacks() throws Exception {
+    // Each kept thread holds the stack its deepest value touched: their number bounds memory.
+    byte[] deepest = V8.serialize(nested(CONTAINERS.get("set"), 20_000));
+    List<Thread> callers = new ArrayList<>();
+    Throwable[] failure = new Throwable[1];
+    for (int i = 0; i < 16; i++) {
+      Thread caller = new Thread(() -> {
+        try {
+          for (int j = 0; j < 5; j++) {
+            V8.deserialize(deepest);
+          }
+        } catch (Throwable t) {
+          failure[0] = t;
+        }
+      });
+      caller.start();
+      callers.add(caller);
+    }
+    for (Thread caller : callers) {
+      caller.join();
+    }
+    assertThat(failure[0]).isNull();
+    long kept = Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("kvasir-deep-value-")).count();
+    assertThat(kept).isBetween(1L, (long) Math.max(2, Runtime.getRuntime().availableProcessors()));
   }
 
   @SuppressWarnings("unchecked")
