@@ -70,6 +70,8 @@ public final class SqliteEngine implements KvEngine {
   /** The file opened, to tell when its path was deleted or given to another; empty in memory. */
   private final Optional<OpenedFile> opened;
   private final Damage damage;
+  /** A read-only engine's: the log and index it made, removed at close. */
+  private final Optional<ReadOnlyLeftovers> leftovers;
   private final Writer writer;
   private final Readers readers;
   private final Shared shared;
@@ -85,8 +87,9 @@ public final class SqliteEngine implements KvEngine {
 
   private SqliteEngine(SqliteConfig config, Writer writer, List<Tx> readerConnections,
       WalIndexHeader header, Shared shared, Optional<OpenedFile> opened, Damage damage,
-      SqliteMeters meters) {
+      SqliteMeters meters, Optional<ReadOnlyLeftovers> leftovers) {
     this.config = config;
+    this.leftovers = leftovers;
     this.opened = opened;
     this.damage = damage;
     this.meters = meters;
@@ -129,6 +132,8 @@ public final class SqliteEngine implements KvEngine {
       String url = config.inMemory() ? "jdbc:sqlite::memory:"
           : readOnly && onReadOnlyStorage(config.path()) ? immutable(config.path())
           : "jdbc:sqlite:" + config.path();
+      Optional<ReadOnlyLeftovers> leftovers = readOnly
+          ? Optional.of(ReadOnlyLeftovers.before(Path.of(config.path()))) : Optional.empty();
       first = connection(config, url, readOnly);
       Optional<OpenedFile> opened = config.inMemory() ? Optional.empty()
           : OpenedFile.at(Path.of(config.path()));
@@ -150,7 +155,7 @@ public final class SqliteEngine implements KvEngine {
       Writer writer = new Writer(new Tx(first, shared), config.busyTimeout(), config.path(),
           readOnly ? Optional.empty() : opened, damage, meters);
       SqliteEngine engine = new SqliteEngine(config, writer, pool, walIndexHeader(first, shared),
-          shared, opened, damage, meters);
+          shared, opened, damage, meters, leftovers);
       engine.start();
       LOG.info("Opened {}{}", config.inMemory() ? "an in-memory database" : config.path(),
           config.readOnly() ? " read-only" : ", synchronous=" + config.synchronous());
@@ -628,5 +633,6 @@ public final class SqliteEngine implements KvEngine {
     }
     writer.close();
     shared.release();
+    leftovers.ifPresent(ReadOnlyLeftovers::remove);
   }
 }
