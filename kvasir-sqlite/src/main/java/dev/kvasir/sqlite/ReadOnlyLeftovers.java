@@ -37,8 +37,10 @@ final class ReadOnlyLeftovers {
    * After the engine's connections have closed, removes what they made: a read-write connection
    * that reads and closes is the file's last one, so SQLite checkpoints the empty log and
    * deletes both, unless another connection, in any process, still has the file open, which
-   * keeps them. Nothing is written to the file. Where they existed before, or where the file
-   * cannot be written, nothing is done.
+   * keeps them. The log is empty, unless another process committed into it meanwhile and ended
+   * without a checkpoint, whose commits the checkpoint then copies into the file as that
+   * process's next open would. Where they existed before, or where the file cannot be written,
+   * nothing is done.
    */
   void remove() {
     Path dir = file.toAbsolutePath().getParent();
