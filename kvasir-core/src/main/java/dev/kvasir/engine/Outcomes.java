@@ -1,6 +1,7 @@
 package dev.kvasir.engine;
 
 import dev.kvasir.base.KvException;
+import dev.kvasir.internal.Uninterruptibly;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
@@ -16,21 +17,10 @@ public final class Outcomes {
    * there; its failure thrown as {@link #failure} makes it.
    */
   public static <T> T awaitUninterruptibly(Future<T> future, String what) {
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          return future.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          throw failure(e, what);
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      return Uninterruptibly.get(future);
+    } catch (ExecutionException e) {
+      throw failure(e, what);
     }
   }
 

@@ -81,28 +81,16 @@ public final class LargeStack {
         self.setContextClassLoader(own);
       }
     });
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          return result.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          Throwable failure = e.getCause();
-          if (failure instanceof RuntimeException r) {
-            throw r;
-          }
-          if (failure instanceof Error r) {
-            throw r;
-          }
-          throw new IllegalStateException(failure); // a checked exception thrown sneakily
-        }
+      return Uninterruptibly.get(result);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
       }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+      if (e.getCause() instanceof Error r) {
+        throw r;
       }
+      throw new IllegalStateException(e.getCause()); // a checked exception thrown sneakily
     }
   }
 }
