@@ -2,7 +2,9 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import dev.kvasir.ListOptions;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,18 +47,22 @@ final class ExportCommand extends DbCommand {
   @Override
   int run(Kv kv) throws Exception {
     if (output == null) {
-      return export(kv, out());
+      return export(kv, out(), null);
     }
     // Written aside and renamed once complete (docs/backup.md §7): an export that fails or is
     // killed leaves no file at FILE that looks like a whole export, and an earlier one there
     // stays as it was.
-    int exit = FileMoves.writeAside(output, err(), partial -> export(kv, new PrintWriter(
-        Files.newBufferedWriter(partial, StandardCharsets.UTF_8))));
+    int exit = FileMoves.writeAside(output, err(), partial -> {
+      CheckedOutput file = new CheckedOutput(Files.newOutputStream(partial));
+      return export(kv, new PrintWriter(new BufferedWriter(new OutputStreamWriter(file,
+          StandardCharsets.UTF_8))), file);
+    });
     err().println("exported " + exported + " entries to " + output);
     return exit;
   }
 
-  private int export(Kv kv, PrintWriter lines) throws Exception {
+  /** Writes the entries to {@code lines}, which write to {@code file}, or to standard output. */
+  private int export(Kv kv, PrintWriter lines, CheckedOutput file) throws Exception {
     boolean showProgress = !quiet && System.console() != null && output != null;
     long[] count = {0};
     Listing listing = new Listing(lines, err());
@@ -76,15 +82,17 @@ final class ExportCommand extends DbCommand {
       }
     } finally {
       lines.flush();
-      if (output != null) {
+      if (file != null) {
         lines.close();
       }
     }
-    if (output == null && listing.outputClosed()) {
-      return Kvasir.PIPE_CLOSED;
+    if (file == null && listing.outputClosed()) {
+      return Kvasir.PIPE_CLOSED; // or a full disk: Kvasir.withOutputChecked tells them apart
     }
     if (lines.checkError()) {
-      throw new IOException("writing the export failed (disk full?)");
+      IOException why = file.failure(); // set: a write to it is what fails lines
+      throw new IOException("cannot write " + output + (why == null ? "" : ": "
+          + why.getMessage()));
     }
     exported = count[0];
     return listing.exitCode(skipCorrupt);

@@ -29,7 +29,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code kvasir} command. Exit codes: 0 ok, 1 the operation did not happen (a failed check,
- * a missing entry, a refused value), 2 usage error, 3 database error.
+ * a missing entry, a refused value), 2 usage error, 3 database or I/O error.
  */
 @Command(name = "kvasir", mixinStandardHelpOptions = true,
     versionProvider = Kvasir.Version.class,
@@ -41,7 +41,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         "Values are JSON; other JS types are tagged, e.g. {\"$bigint\":\"7\"},"
             + " {\"$date\":\"2024-01-31T12:00:00Z\"}, {\"$map\":[[\"k\",1]]}."},
     footer = {"", "Exit codes: 0 ok, 1 operation failed (e.g. a check), 2 usage error,"
-        + " 3 database error.", "Run 'kvasir help COMMAND' for a command's options and"
+        + " 3 database or I/O error.", "Run 'kvasir help COMMAND' for a command's options and"
         + " examples."})
 public final class Kvasir {
   /**
@@ -82,8 +82,9 @@ public final class Kvasir {
   public static void main(String[] args) {
     // Straight on the file descriptors, not System.out: a PrintStream hides write errors, and
     // commands must see a closed pipe (checkError) to stop reading and acknowledging.
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(
-        new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true);
+    CheckedOutput stdout = new CheckedOutput(new FileOutputStream(FileDescriptor.out));
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8),
+        true);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(
         new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
     String loggingProblem = Logging.environmentProblem();
@@ -98,7 +99,22 @@ public final class Kvasir {
     }
     int code = onLargeStack(() -> commandLineFor(args, new Kvasir(), out, err).execute(args));
     out.flush();
-    System.exit(code);
+    System.exit(withOutputChecked(code, stdout, err));
+  }
+
+  /**
+   * {@code code}, unless standard output failed for a reason other than a closed pipe: then the
+   * output is cut short or missing (a full disk, {@code >&-}), which the commands could not tell
+   * from a reader gone away; as {@code cat} does, the reason, and {@link #DATABASE_ERROR}: not
+   * {@link #FAILED}, which {@code get} gives for a missing key.
+   */
+  static int withOutputChecked(int code, CheckedOutput stdout, PrintWriter err) {
+    if (!stdout.failedOtherThanByAClosedPipe()) {
+      return code;
+    }
+    err.println("error: cannot write standard output: " + stdout.failure().getMessage());
+    err.flush();
+    return DATABASE_ERROR;
   }
 
   /**

@@ -50,9 +50,12 @@ final class ShellCommand implements Callable<Integer> {
         .encoding(StandardCharsets.UTF_8).build();
         Kv kv = db.open(true)) {
       // A script's errors go to standard error, as sqlite3's and psql's do, so that its output
-      // holds only the answers; on a terminal, both are the screen.
+      // holds only the answers; on a terminal, both are the screen. A script's answers go to
+      // the command's own standard output, which tells a full disk from a closed pipe
+      // (CheckedOutput); the terminal's writer cannot.
+      PrintWriter out = interactive ? terminal.writer() : spec.commandLine().getOut();
       PrintWriter errors = interactive ? terminal.writer() : spec.commandLine().getErr();
-      return run(terminal, kv, db, history, interactive, errors);
+      return run(terminal, kv, db, history, interactive, out, errors);
     }
   }
 
@@ -62,10 +65,10 @@ final class ShellCommand implements Callable<Integer> {
    * nor the prompt is printed, so that the output holds only the commands' own, and the status
    * is that of the first command that failed (0 if none); every command is run all the same.
    * Errors go to {@code err}. Once nobody reads the output (a pipe closed), it stops with
-   * {@link Kvasir#PIPE_CLOSED}, running no further command.
+   * {@link Kvasir#PIPE_CLOSED}, running no further command. Answers go to {@code out}.
    */
   static int run(Terminal terminal, Kv kv, DatabaseOption db, Path history,
-      boolean interactive, PrintWriter err) {
+      boolean interactive, PrintWriter out, PrintWriter err) {
     Kvasir.Session session = new Kvasir.Session(kv, db);
     CommandLine template = Kvasir.commandLine(new Kvasir(session), terminal.writer(),
         terminal.writer());
@@ -74,7 +77,6 @@ final class ShellCommand implements Callable<Integer> {
     LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("kvasir")
         .parser(parser).completer(new Completion(template))
         .variable(LineReader.HISTORY_FILE, history).build();
-    PrintWriter out = terminal.writer();
     if (interactive) {
       out.println("Kvasir shell on " + db.engine().describe(db.location())
           + ". 'help' lists commands, 'exit' leaves.");

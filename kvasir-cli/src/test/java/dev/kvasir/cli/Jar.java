@@ -67,6 +67,16 @@ final class Jar {
     return finish(start(env, args), stdin, args);
   }
 
+  /**
+   * Runs it with {@code stdin} as its input and its standard output written to {@code stdout}
+   * (a file, or {@code /dev/full}); the run's {@code out} is then empty.
+   */
+  Run runInto(Path stdout, byte[] stdin, String... args) throws Exception {
+    ProcessBuilder pb = builder(Map.of(), args);
+    pb.redirectOutput(stdout.toFile());
+    return finish(pb.start(), stdin, args);
+  }
+
   private static Run finish(Process p, byte[] stdin, String... args) throws Exception {
     CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> read(p, true));
     CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> read(p, false));
@@ -86,6 +96,10 @@ final class Jar {
   }
 
   private Process start(Map<String, String> env, String... args) throws IOException {
+    return builder(env, args).start();
+  }
+
+  private ProcessBuilder builder(Map<String, String> env, String... args) {
     List<String> command = new ArrayList<>(asUser);
     command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-jar", jar.toString()));
@@ -96,7 +110,7 @@ final class Jar {
     pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_")
         || k.equals("DENO_KV_ACCESS_TOKEN"));
     pb.environment().putAll(env);
-    return pb.start();
+    return pb;
   }
 
   /**

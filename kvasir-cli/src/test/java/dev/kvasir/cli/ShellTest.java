@@ -50,7 +50,8 @@ class ShellTest {
         new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), screen,
         StandardCharsets.UTF_8)) {
       assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"), interactive,
-          interactive ? terminal.writer() : new PrintWriter(errors, true))).isEqualTo(status);
+          terminal.writer(), interactive ? terminal.writer() : new PrintWriter(errors, true)))
+          .isEqualTo(status);
     }
     return screen.toString(StandardCharsets.UTF_8);
   }
@@ -126,7 +127,7 @@ class ShellTest {
               }
             }, StandardCharsets.UTF_8)) {
       assertThat(ShellCommand.run(terminal, kv, db, dir.resolve("history"), false,
-          new PrintWriter(errors, true))).isEqualTo(Kvasir.PIPE_CLOSED);
+          terminal.writer(), new PrintWriter(errors, true))).isEqualTo(Kvasir.PIPE_CLOSED);
       assertThat(kv.get(KvKey.of("after")).exists()).as("no command after it").isFalse();
     }
   }

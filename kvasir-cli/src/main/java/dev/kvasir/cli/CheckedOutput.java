@@ -1,0 +1,87 @@
+package dev.kvasir.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Locale;
+
+/**
+ * An output stream that remembers why a write to it failed. A {@link java.io.PrintWriter} over
+ * it only says that one did ({@code checkError}); the commands need to know whether their reader
+ * went away (a closed pipe, which ends them quietly) or the output cannot take more (a full
+ * disk, which must be an error: the output is cut short).
+ */
+final class CheckedOutput extends OutputStream {
+  private final OutputStream target;
+  private volatile IOException failure;
+
+  CheckedOutput(OutputStream target) {
+    this.target = target;
+  }
+
+  @Override
+  public void write(int b) throws IOException {
+    try {
+      target.write(b);
+    } catch (IOException e) {
+      throw remember(e);
+    }
+  }
+
+  @Override
+  public void write(byte[] bytes, int offset, int length) throws IOException {
+    try {
+      target.write(bytes, offset, length);
+    } catch (IOException e) {
+      throw remember(e);
+    }
+  }
+
+  @Override
+  public void flush() throws IOException {
+    try {
+      target.flush();
+    } catch (IOException e) {
+      throw remember(e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      target.close();
+    } catch (IOException e) {
+      throw remember(e);
+    }
+  }
+
+  private IOException remember(IOException e) {
+    if (failure == null) {
+      failure = e;
+    }
+    return e;
+  }
+
+  /** The first write that failed, or null if none did. */
+  IOException failure() {
+    return failure;
+  }
+
+  /**
+   * Whether the output failed for a reason other than its reader having gone away: a full
+   * disk ({@code No space left on device}), an I/O error, a closed descriptor.
+   */
+  boolean failedOtherThanByAClosedPipe() {
+    return failure != null && !isClosedPipe(failure);
+  }
+
+  /**
+   * Whether {@code e} says the reader closed the pipe. The JDK reports only the system's text
+   * for the error: "Broken pipe" (EPIPE) on Linux and macOS, "The pipe is being closed" and
+   * "The pipe has been ended" on Windows; glibc's translations keep the word ("Relais brisé
+   * (pipe)").
+   */
+  static boolean isClosedPipe(IOException e) {
+    String message = e.getMessage();
+    return message != null && message.toLowerCase(Locale.ROOT).contains("pipe");
+  }
+}
