@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
     description = "Count the entries a listing would print (streamed; values are not decoded).",
     footer = {"", "Examples:",
         "  kvasir count",
-        "  kvasir count --prefix '[\"users\"]'"})
+        "  kvasir count '[\"users\"]'"})
 final class CountCommand extends DbCommand {
   @Mixin Selection selection;
 

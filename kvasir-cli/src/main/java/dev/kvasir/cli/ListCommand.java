@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
         "With --limit, the cursor to continue from is printed on standard error."},
     footer = {"", "Examples:",
         "  kvasir list",
+        "  kvasir list '[\"users\"]'",
         "  kvasir list --prefix '[\"users\"]' --limit 10",
         "  kvasir list --prefix '[\"users\"]' --limit 10 --cursor AmJvYgA=",
         "  kvasir list --start '[\"logs\", 100]' --end '[\"logs\", 200]' --reverse --json"})

@@ -3,12 +3,22 @@ package dev.kvasir.cli;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code --prefix}, {@code --start}, {@code --end}: which keys a listing covers. */
+/** {@code --prefix} (or a prefix alone), {@code --start}, {@code --end}: which keys a listing covers. */
 final class Selection {
   @Option(names = "--prefix", paramLabel = "KEY",
       description = "Keys under this prefix (default: every key).")
   KvKey prefix;
+
+  /**
+   * The prefix given without its option, as people type it first: {@code list '["users"]'}.
+   * Parsed after picocli's parsing, not by it: else the value of a mistyped option ({@code
+   * --limt 3}) failed here as a key, and the error did not name the option.
+   */
+  @Parameters(arity = "0..1", paramLabel = "PREFIX",
+      description = "The same as --prefix PREFIX.")
+  String positionalPrefix;
 
   @Option(names = "--start", paramLabel = "KEY", description = "From this key (inclusive).")
   KvKey start;
@@ -21,6 +31,14 @@ final class Selection {
    * an end.
    */
   ListSelector selector() {
+    if (positionalPrefix != null) {
+      KvKey given = KeySyntax.parse(positionalPrefix);
+      if (prefix != null && !prefix.equals(given)) {
+        throw new IllegalArgumentException("two prefixes, " + given + " and --prefix " + prefix
+            + "; give one");
+      }
+      prefix = given;
+    }
     if (start != null && end != null) {
       if (prefix != null) {
         throw new IllegalArgumentException("--prefix goes with --start or --end, not both (as in"

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jline.reader.Candidate;
 import org.jline.reader.Completer;
@@ -27,13 +28,17 @@ import picocli.CommandLine;
 @Command(name = "shell", mixinStandardHelpOptions = true,
     description = {"An interactive prompt for the other commands on one open database, with"
         + " history (Up/Down, Ctrl-R) and Tab completion of commands and options.",
-        "Ctrl-C stops a running watch or listen; Ctrl-D or 'exit' leaves."},
+        "Ctrl-C stops a running watch or listen; Ctrl-D or 'exit' leaves ('quit', sqlite3's"
+            + " '.quit' and psql's '\\q' too)."},
     footer = {"", "Example:", "  kvasir shell --db app.sqlite3",
         "  kvasir> set [\"users\", \"alice\"] '{\"age\": 30}'",
         "  kvasir> list --prefix [\"users\"]"})
 final class ShellCommand implements Callable<Integer> {
   @Mixin DatabaseOption db;
   @Spec CommandSpec spec;
+
+  /** Words that leave the shell: its own, and those of sqlite3 and psql, which users type. */
+  static final Set<String> LEAVE = Set.of("exit", "quit", ".exit", ".quit", "\\q");
 
   @Option(names = "--history", paramLabel = "FILE",
       defaultValue = "${sys:user.home}/.kvasir_history",
@@ -99,7 +104,7 @@ final class ShellCommand implements Callable<Integer> {
         continue;
       }
       String command = words.get(0);
-      if (command.equals("exit") || command.equals("quit")) {
+      if (LEAVE.contains(command)) {
         break;
       }
       if (command.equals("shell") || command.equals("serve")) {

@@ -41,8 +41,12 @@ class CommandTreeTest {
         .contains("Did you mean ls");
     err.getBuffer().setLength(0);
     run(err, "list", "--prefx", "[\"a\"]");
-    assertThat(err.toString()).startsWith("error: Unknown options: '--prefx'")
+    assertThat(err.toString()).startsWith("error: Unknown option: '--prefx'")
         .contains("Did you mean --prefix");
+    err.getBuffer().setLength(0);
+    run(err, "list", "--limt", "3"); // 3 is taken for the prefix, and must not hide the option
+    assertThat(err.toString()).startsWith("error: Unknown option: '--limt'")
+        .contains("Did you mean --limit");
   }
 
   @Test

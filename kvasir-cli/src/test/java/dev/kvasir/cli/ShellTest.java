@@ -142,6 +142,33 @@ class ShellTest {
   }
 
   @Test
+  void aPrefixWithoutItsOption_selectsAsTheOptionDoes() throws Exception {
+    // 'list ["users"]', what people type first, was "Unmatched argument at index 1".
+    DatabaseOption db = inMemory();
+    try (Kv kv = Kv.open(":memory:")) {
+      kv.set(KvKey.of("users", "a"), 1);
+      kv.set(KvKey.of("usersx"), 2);
+      String screen = session(kv, db, String.join("\n", "count [\"users\"]",
+          "list [\"users\"] --json", "count [\"users\"] --prefix [\"users\"]", ""), false);
+      assertThat(screen).matches("1\n\\{\"key\":\\[\"users\",\"a\"],\"value\":1,.*}\n1\n");
+      session(kv, db, "count [\"users\"] --prefix [\"x\"]\n", false, Kvasir.USAGE);
+      assertThat(errors.toString()).contains("two prefixes");
+    }
+  }
+
+  @Test
+  void theWordsThatLeaveSqlite3AndPsql_leaveItToo() throws Exception {
+    // '.quit' was "not a command of kvasir. Did you mean enqueue?", and the script went on.
+    DatabaseOption db = inMemory();
+    try (Kv kv = Kv.open(":memory:")) {
+      for (String leave : List.of("exit", "quit", ".exit", ".quit", "\\q")) {
+        session(kv, db, leave + "\nset [\"after\"] 1\n", false);
+        assertThat(kv.get(KvKey.of("after")).exists()).as(leave).isFalse();
+      }
+    }
+  }
+
+  @Test
   void tabCompletes_commandNames_thenTheCommandsOptions() {
     var completion = new ShellCommand.Completion(Kvasir.commandLine(new Kvasir(),
         new java.io.PrintWriter(System.out), new java.io.PrintWriter(System.err)));
