@@ -25,16 +25,27 @@ abstract class DbCommand implements Callable<Integer> {
 
   abstract int run(Kv kv) throws Exception;
 
+  /**
+   * Opens what the command reads besides the database, such as its input file, before the
+   * database: a file that is missing or a directory then fails before a missing database is
+   * created. Closed after the run; null if there is nothing.
+   */
+  AutoCloseable openInput() throws Exception {
+    return null;
+  }
+
   @Override
   public final Integer call() throws Exception {
-    Kvasir.Session session = root == null ? null : root.session();
-    // In the shell, the shell's database, unless this line names its own with --db.
-    if (session != null && !spec.commandLine().getParseResult().hasMatchedOption("--db")) {
-      db = session.db();
-      return run(session.kv());
-    }
-    try (Kv kv = db.open(writes())) {
-      return run(kv);
+    try (AutoCloseable input = openInput()) {
+      Kvasir.Session session = root == null ? null : root.session();
+      // In the shell, the shell's database, unless this line names its own with --db.
+      if (session != null && !spec.commandLine().getParseResult().hasMatchedOption("--db")) {
+        db = session.db();
+        return run(session.kv());
+      }
+      try (Kv kv = db.open(writes())) {
+        return run(kv);
+      }
     }
   }
 

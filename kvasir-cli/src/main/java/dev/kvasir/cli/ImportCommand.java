@@ -17,6 +17,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,6 +55,9 @@ final class ImportCommand extends DbCommand {
       description = "The NDJSON file; - or nothing for standard input.")
   String file;
 
+  /** What {@link #file} names, opened by {@link #openInput}. */
+  private InputStream input;
+
   @Option(names = "--skip", paramLabel = "LINES",
       description = "Skip the first LINES lines (to resume after an error).")
   long skip;
@@ -75,13 +79,27 @@ final class ImportCommand extends DbCommand {
   }
 
   @Override
+  AutoCloseable openInput() throws IOException {
+    if (file.equals("-")) {
+      input = System.in;
+      return null;
+    }
+    // Opening a directory for reading succeeds; its first read failed with "Is a directory",
+    // naming no file.
+    if (Files.isDirectory(Path.of(file))) {
+      throw new FileSystemException(file, null, "Is a directory");
+    }
+    input = Files.newInputStream(Path.of(file));
+    return input;
+  }
+
+  @Override
   int run(Kv kv) throws Exception {
     if (keepVersionstamps) {
       return importExactly(kv);
     }
     boolean stdin = file.equals("-");
     long total = stdin ? 0 : Files.size(Path.of(file));
-    InputStream in = stdin ? System.in : Files.newInputStream(Path.of(file));
     boolean showProgress = !quiet && !stdin && System.console() != null;
     long lineNumber = 0;
     long bytesRead = 0;
@@ -90,7 +108,7 @@ final class ImportCommand extends DbCommand {
     List<Item> batch = new ArrayList<>();
     int batchBytes = 0;
     int batchKeyBytes = 0;
-    try (InputStream buffered = new BufferedInputStream(in);
+    try (InputStream buffered = new BufferedInputStream(input);
         Progress progress = new Progress(err(), showProgress, "imported", total)) {
       Utf8Lines reader = new Utf8Lines(buffered);
       String line;
@@ -147,8 +165,7 @@ final class ImportCommand extends DbCommand {
     }
     List<StoredEntry> entries = new ArrayList<>();
     long number = 0;
-    try (InputStream in = new BufferedInputStream(file.equals("-") ? System.in
-        : Files.newInputStream(Path.of(file)))) {
+    try (InputStream in = new BufferedInputStream(input)) {
       Utf8Lines reader = new Utf8Lines(in);
       for (String line = reader.next(); line != null; line = reader.next()) {
         number++;

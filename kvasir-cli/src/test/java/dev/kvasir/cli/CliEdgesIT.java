@@ -128,6 +128,21 @@ class CliEdgesIT {
   }
 
   @Test
+  void importOfAFileThatIsMissingOrADirectory_namesIt_andCreatesNoDatabase() throws Exception {
+    // It created an empty ./kvasir.sqlite3 first, and a directory was "error: Is a directory".
+    Files.createDirectory(dir.resolve("exports"));
+    for (boolean exactly : List.of(false, true)) {
+      Jar.Run run = exactly ? kvasir.run("import", "--keep-versionstamps", "exports")
+          : kvasir.run("import", "exports");
+      assertThat(run.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+      assertThat(run.err()).contains("cannot use exports: Is a directory");
+      run = kvasir.run("import", "typo.ndjson");
+      assertThat(run.err()).contains("cannot use typo.ndjson: no such file or directory");
+      assertThat(dir.resolve("kvasir.sqlite3")).doesNotExist();
+    }
+  }
+
+  @Test
   void importOfInputThatIsNotUtf8_stopsAtItsLine_keepingTheLinesBefore() throws Exception {
     byte[] input = ("{\"key\":[\"a\"],\"value\":1}\n{\"key\":[\"b\"],\"value\":2}\n"
         + "{\"key\":[\"c\"],\"value\":\"").getBytes(StandardCharsets.UTF_8);
