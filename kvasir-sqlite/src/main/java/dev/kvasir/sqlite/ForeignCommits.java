@@ -33,6 +33,13 @@ final class ForeignCommits {
   private final Thread thread;
   private long known = -1; // the newest commit version this JVM knows of; guarded by this
   private boolean closed; // guarded by this
+  /** Guards the poll's connection, which {@link #suspend} closes from another thread. */
+  private final Object pollLock = new Object();
+  private Connection connection; // guarded by pollLock, as the next four
+  private PreparedStatement fileVersion;
+  private PreparedStatement commitVersion;
+  private long dataVersion = Long.MIN_VALUE;
+  private boolean suspended;
 
   ForeignCommits(String path, Runnable onForeignCommit, BooleanSupplier interested) {
     this.path = path;
@@ -72,37 +79,87 @@ final class ForeignCommits {
   }
 
   private void run() {
-    Connection connection = null;
-    PreparedStatement fileVersion = null;
-    PreparedStatement commitVersion = null;
-    long dataVersion = Long.MIN_VALUE;
     try {
       while (awaitInterest()) {
-        try {
-          if (connection == null) {
-            connection = open();
-            fileVersion = connection.prepareStatement("pragma data_version");
-            commitVersion =
-                connection.prepareStatement("select version from data_version where k = 0");
-          }
-          long now = query(fileVersion);
-          if (now != dataVersion) {
-            dataVersion = now;
-            observed(query(commitVersion));
-          }
-        } catch (SQLException e) {
-          // The file is busy or being replaced; the next poll looks again on a fresh connection.
-          closeQuietly(connection);
-          connection = null;
-          dataVersion = Long.MIN_VALUE;
+        long version = poll();
+        if (version >= 0) {
+          observed(version); // outside pollLock: it runs listeners
         }
         Thread.sleep(POLL_MS);
       }
     } catch (InterruptedException e) {
       // closing
     } finally {
-      closeQuietly(connection);
+      synchronized (pollLock) {
+        closeConnection();
+      }
     }
+  }
+
+  /**
+   * One look at the file on the poll's connection, opened if needed: the commit version if the
+   * file changed since the last look, else -1.
+   */
+  private long poll() {
+    synchronized (pollLock) {
+      if (suspended) {
+        return -1;
+      }
+      try {
+        if (connection == null) {
+          connection = open();
+          fileVersion = connection.prepareStatement("pragma data_version");
+          commitVersion =
+              connection.prepareStatement("select version from data_version where k = 0");
+        }
+        long now = query(fileVersion);
+        if (now == dataVersion) {
+          return -1;
+        }
+        dataVersion = now;
+        return query(commitVersion);
+      } catch (SQLException e) {
+        // The file is busy or being replaced; the next poll looks again on a fresh connection.
+        closeConnection();
+        return -1;
+      }
+    }
+  }
+
+  /**
+   * Closes the poll's connection and opens none until {@link #resume}: the last engine of this
+   * JVM on the file is closing its connections, and the file's last connection to close must
+   * be a writer's, which checkpoints the write-ahead log into the file and deletes it. While the
+   * poll's read-only connection stayed open, an application that had watched a key or waited
+   * for a queue message left every commit since the last checkpoint in {@code -wal}, and a copy
+   * of the database file alone lacked them (docs/sqlite.md §7).
+   */
+  void suspend() {
+    synchronized (pollLock) {
+      suspended = true;
+      closeConnection();
+    }
+  }
+
+  /** Polls again: an engine opened the file. */
+  void resume() {
+    synchronized (pollLock) {
+      suspended = false;
+    }
+  }
+
+  private void closeConnection() {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException ignored) {
+        // closing anyway
+      }
+    }
+    connection = null;
+    fileVersion = null;
+    commitVersion = null;
+    dataVersion = Long.MIN_VALUE;
   }
 
   /** Sleeps while nobody is interested; false once closed. */
@@ -124,16 +181,6 @@ final class ForeignCommits {
   private static long query(PreparedStatement p) throws SQLException {
     try (ResultSet r = p.executeQuery()) {
       return r.next() ? r.getLong(1) : 0;
-    }
-  }
-
-  private static void closeQuietly(Connection c) {
-    if (c != null) {
-      try {
-        c.close();
-      } catch (SQLException ignored) {
-        // closing anyway
-      }
     }
   }
 

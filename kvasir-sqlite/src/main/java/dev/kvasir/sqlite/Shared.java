@@ -42,6 +42,7 @@ final class Shared {
     synchronized (BY_PATH) {
       Shared s = BY_PATH.computeIfAbsent(canonicalPath, Shared::new);
       s.references++;
+      s.foreign.resume(); // an engine that was the last one may be closing
       return s;
     }
   }
@@ -112,6 +113,22 @@ final class Shared {
     notifier.changedAll();
     queue.raise();
     foreignListeners.forEach(Runnable::run);
+  }
+
+  /**
+   * Before an engine closes its connections: if it is the last engine of this JVM on the file,
+   * the poll for other processes' commits closes its connection first, so that the engine's
+   * writer closes the file's last connection and leaves the file whole (docs/sqlite.md §7).
+   */
+  void closingConnections() {
+    if (path == null) {
+      return;
+    }
+    synchronized (BY_PATH) {
+      if (references == 1) {
+        foreign.suspend();
+      }
+    }
   }
 
   void release() {

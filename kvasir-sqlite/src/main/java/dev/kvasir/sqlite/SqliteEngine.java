@@ -627,6 +627,7 @@ public final class SqliteEngine implements KvEngine {
     timer.stop(); // a sweep in progress finishes first: after close, nothing touches the file
     // The writer's connection closes last: only a read-write connection that closes last
     // checkpoints the write-ahead log and deletes it, leaving the file whole on its own.
+    shared.closingConnections();
     if (readers != null) {
       readPool.shutdown();
       readers.close();
