@@ -97,9 +97,10 @@ public final class Kvasir {
       err.println("error: " + undecodable);
       System.exit(USAGE);
     }
+    Termination.stopCommandsOnSignals();
     int code = onLargeStack(() -> commandLineFor(args, new Kvasir(), out, err).execute(args));
     out.flush();
-    System.exit(withOutputChecked(code, stdout, err));
+    System.exit(withOutputChecked(Termination.exitCode(code), stdout, err));
   }
 
   /**
@@ -262,7 +263,10 @@ public final class Kvasir {
     return e.toString(); // unexpected: the type helps whoever reads the report
   }
 
-  /** What Ctrl-C in the shell stops: the running watch or listen. */
+  /**
+   * What Ctrl-C stops, in the shell or of a command run alone (where SIGTERM does too,
+   * {@link Termination#stopCommandsOnSignals}): the running watch, listen or backup.
+   */
   static Interruption onInterrupt(Runnable action) {
     ON_INTERRUPT.set(action);
     return () -> ON_INTERRUPT.compareAndSet(action, null);

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code kvasir listen}. */
 @Command(name = "listen", mixinStandardHelpOptions = true,
     description = {"Take messages from the database's queue and print each as one line of JSON,"
-        + " until Ctrl-C.",
+        + " until Ctrl-C or SIGTERM.",
         "A message is acknowledged (taken off the queue, as by a Deno listenQueue handler)"
             + " only once its line was written. When standard output is closed (a pipe's reader"
             + " went away), the message that could not be written is given back, due at once"

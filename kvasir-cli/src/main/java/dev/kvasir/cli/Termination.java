@@ -5,19 +5,58 @@ import sun.misc.Signal;
 /**
  * SIGTERM as a request to stop, not a crash: service managers (systemd, Kubernetes, Docker)
  * send it and expect exit status 0 after a clean stop, while the JVM's default ends with 143.
- * Taken over through {@code sun.misc.Signal} (module {@code jdk.unsupported}), the one JDK API
- * for it.
+ * Ctrl-C (SIGINT) stops a command that runs until stopped as cleanly, with the status a shell
+ * expects of it, 130. Taken over through {@code sun.misc.Signal} (module {@code
+ * jdk.unsupported}), the one JDK API for it.
  */
 final class Termination {
+  private static final int SIGINT = 2;
+  private static final int SIGTERM = 15;
+  /** The signal that stopped the command, or 0. */
+  private static volatile int stoppedBy;
+
   private Termination() {}
 
   /** Runs {@code action} on SIGTERM instead of stopping the JVM; false where that fails. */
   static boolean onSigterm(Runnable action) {
+    return handle("TERM", action);
+  }
+
+  /**
+   * Has SIGINT and SIGTERM stop the command that registered with {@link Kvasir#onInterrupt}
+   * (watch, listen, backup) as it stops itself, so that it returns and closes its database. The
+   * JVM's default ended the process at once: the database stayed open, and the read-only open
+   * of a file without a write-ahead log left {@code -wal} and {@code -shm} beside it
+   * (docs/sqlite.md §7). Without such a command the process ends as under that default (status
+   * 128 + the signal's number, shutdown hooks run). Where the signal was ignored when the JVM
+   * started (a background job of a script), it stays ignored.
+   */
+  static void stopCommandsOnSignals() {
+    handle("INT", () -> stop(SIGINT));
+    handle("TERM", () -> stop(SIGTERM));
+  }
+
+  private static void stop(int signal) {
+    stoppedBy = signal;
+    if (!Kvasir.interrupt()) {
+      System.exit(128 + signal);
+    }
+  }
+
+  /**
+   * {@code code}, or 130 if Ctrl-C stopped the command: a script sees that it did not end by
+   * itself, as with any command a shell's Ctrl-C ends. SIGTERM leaves {@code code}.
+   */
+  static int exitCode(int code) {
+    return stoppedBy == SIGINT && code == 0 ? 128 + SIGINT : code;
+  }
+
+  private static boolean handle(String name, Runnable action) {
     try {
-      Signal.handle(new Signal("TERM"), signal -> action.run());
+      Signal.handle(new Signal(name), signal -> action.run());
       return true;
     } catch (IllegalArgumentException e) {
-      return false; // no SIGTERM on this platform, or the JVM runs with -Xrs
+      return false; // no such signal on this platform, or the JVM runs with -Xrs
     }
   }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 /** {@code kvasir watch KEY...}. */
 @Command(name = "watch", mixinStandardHelpOptions = true,
     description = {"Print the entries at the keys now and again whenever one of them changes,"
-        + " until Ctrl-C.",
+        + " until Ctrl-C or SIGTERM.",
         "Each emission is a block of KEY VALUE VERSIONSTAMP rows ended by '--', or one JSON"
             + " array per line with --json."},
     footer = {"", "Examples:",
