@@ -5,7 +5,10 @@ import dev.kvasir.ListSelector;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code --prefix} (or a prefix alone), {@code --start}, {@code --end}: which keys a listing covers. */
+/**
+ * {@code --prefix} (or the prefix alone), {@code --start}, {@code --end}: which keys a listing
+ * covers.
+ */
 final class Selection {
   @Option(names = "--prefix", paramLabel = "KEY",
       description = "Keys under this prefix (default: every key).")
