@@ -1,10 +1,16 @@
 package dev.kvasir.server;
 
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
 import dev.kvasir.Kv;
 import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.testkit.DenoDifferential;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,8 +27,11 @@ class RemoteDenoDifferentialIT {
 
   /** The server, on a SQLite file; closing it closes the client, the server and the engine. */
   private Served served() {
-    return new Served(SqliteEngine.open(SqliteConfig.of(
-        dir.resolve("kvasir.sqlite3").toString())));
+    return served(dir);
+  }
+
+  private static Served served(Path in) {
+    return new Served(SqliteEngine.open(SqliteConfig.of(in.resolve("kvasir.sqlite3").toString())));
   }
 
   @ParameterizedTest
@@ -33,6 +42,29 @@ class RemoteDenoDifferentialIT {
       DenoDifferential.assertRemoteAgrees(Kv.of(served.remote), Kv.of(served.backing), dir, seed,
           300);
     }
+  }
+
+  /**
+   * A long run, opt-in: {@code -Ddifferential.seeds=N} runs N more seeds from 1000 with each
+   * client, with twice the operations. None without it.
+   */
+  @TestFactory
+  Stream<DynamicTest> moreSeeds_throughKvServer() {
+    return DenoDifferential.moreSeeds().boxed().flatMap(seed -> Stream.of(
+        dynamicTest("seed " + seed + ", Kvasir's client", () -> {
+          Path own = Files.createDirectory(dir.resolve("kvasir-" + seed));
+          try (Served served = served(own)) {
+            DenoDifferential.assertRemoteAgrees(Kv.of(served.remote), Kv.of(served.backing), own,
+                seed, 600);
+          }
+        }),
+        dynamicTest("seed " + seed + ", Deno's client", () -> {
+          Path own = Files.createDirectory(dir.resolve("deno-" + seed));
+          try (Served served = served(own)) {
+            DenoDifferential.assertServedAgrees(served.server.url(), Served.TOKEN,
+                Kv.of(served.backing), own, seed, 600);
+          }
+        })));
   }
 
   @ParameterizedTest

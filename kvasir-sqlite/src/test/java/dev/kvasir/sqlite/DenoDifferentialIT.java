@@ -1,9 +1,15 @@
 package dev.kvasir.sqlite;
 
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
 import dev.kvasir.Kv;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.testkit.DenoDifferential;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,5 +35,19 @@ class DenoDifferentialIT {
     try (Kv kv = Kv.of(MemoryEngine.open())) {
       DenoDifferential.assertAgree(kv, dir, seed, 300);
     }
+  }
+
+  /**
+   * A long run, opt-in: {@code -Ddifferential.seeds=N} runs N more seeds from 1000, with twice
+   * the operations (about a second each). None without it.
+   */
+  @TestFactory
+  Stream<DynamicTest> moreSeeds_onTheSqliteEngine() {
+    return DenoDifferential.moreSeeds().mapToObj(seed -> dynamicTest("seed " + seed, () -> {
+      Path own = Files.createDirectory(dir.resolve("seed-" + seed));
+      try (Kv kv = Kv.open(own.resolve("kvasir.sqlite3").toString())) {
+        DenoDifferential.assertAgree(kv, own, seed, 600);
+      }
+    }));
   }
 }

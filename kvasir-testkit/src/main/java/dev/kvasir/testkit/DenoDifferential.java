@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.LongStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,6 +65,14 @@ public final class DenoDifferential {
       Pattern.compile("^KV Connect failed to call '[^']*' \\(status=400 Bad Request\\): ");
 
   private DenoDifferential() {}
+
+  /**
+   * The seeds of an opt-in long run: {@code -Ddifferential.seeds=N} gives N seeds from 1000,
+   * past those the build runs; none without it.
+   */
+  public static LongStream moreSeeds() {
+    return LongStream.range(1000, 1000 + Integer.getInteger("differential.seeds", 0));
+  }
 
   /**
    * Runs {@code operations} random operations from {@code seed} through Deno (in {@code dir},
