@@ -143,6 +143,18 @@ class CliEdgesIT {
   }
 
   @Test
+  void exportOntoADirectory_namesIt_beforeWritingAnything() throws Exception {
+    // It wrote the whole export aside, then failed to rename it: "cannot use
+    // exports.partial-4711: Is a directory".
+    assertThat(kvasir.run("set", "[\"k\"]", "1").exit()).isZero();
+    Files.createDirectory(dir.resolve("exports"));
+    Jar.Run run = kvasir.run("export", "--output", "exports");
+    assertThat(run.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(run.err()).contains("cannot use exports: Is a directory")
+        .doesNotContain("partial");
+  }
+
+  @Test
   void importOfInputThatIsNotUtf8_stopsAtItsLine_keepingTheLinesBefore() throws Exception {
     byte[] input = ("{\"key\":[\"a\"],\"value\":1}\n{\"key\":[\"b\"],\"value\":2}\n"
         + "{\"key\":[\"c\"],\"value\":\"").getBytes(StandardCharsets.UTF_8);
