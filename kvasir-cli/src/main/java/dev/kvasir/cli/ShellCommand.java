@@ -1,9 +1,13 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -42,7 +46,8 @@ final class ShellCommand implements Callable<Integer> {
 
   @Option(names = "--history", paramLabel = "FILE",
       defaultValue = "${sys:user.home}/.kvasir_history",
-      description = "Where the command history is kept. Default: ${DEFAULT-VALUE}")
+      description = "Where the command history of interactive sessions is kept (a script's"
+          + " lines are not). Default: ${DEFAULT-VALUE}")
   Path history;
 
   @Override
@@ -79,9 +84,13 @@ final class ShellCommand implements Callable<Integer> {
         terminal.writer());
     DefaultParser parser = new DefaultParser();
     parser.setEscapeChars(new char[0]); // backslashes belong to JSON, as in a POSIX '…'
-    LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("kvasir")
-        .parser(parser).completer(new Completion(template))
-        .variable(LineReader.HISTORY_FILE, history).build();
+    LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).appName("kvasir")
+        .parser(parser).completer(new Completion(template));
+    Path kept = historyFile(history, interactive, err);
+    if (kept != null) {
+      builder.variable(LineReader.HISTORY_FILE, kept);
+    }
+    LineReader reader = builder.build();
     if (interactive) {
       out.println("Kvasir shell on " + db.engine().describe(db.location())
           + ". 'help' lists commands, 'exit' leaves.");
@@ -123,6 +132,33 @@ final class ShellCommand implements Callable<Integer> {
       }
     }
     return interactive ? 0 : firstFailure;
+  }
+
+  /**
+   * Where the history is kept: {@code file}, if it can be written; else null, after a one-line
+   * warning, and the history lasts the session. JLine logged a stack trace of thirty lines after
+   * every command where it could not save (a service user's or a container's read-only home),
+   * and a directory there ended the shell before its first command. A script's lines are not
+   * kept at all: they are not what the user typed, and neither sqlite3 nor psql keeps them.
+   */
+  static Path historyFile(Path file, boolean interactive, PrintWriter err) {
+    if (!interactive) {
+      return null;
+    }
+    try {
+      Path dir = file.toAbsolutePath().getParent();
+      if (dir != null) {
+        Files.createDirectories(dir);
+      }
+      try (OutputStream probe = Files.newOutputStream(file, StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND)) {
+        return file;
+      }
+    } catch (IOException e) {
+      err.println("warning: the command history is not kept: cannot write " + file + ": "
+          + FileErrors.reason(e) + " (--history FILE keeps it elsewhere)");
+      return null;
+    }
   }
 
   /** Completes command names, then the options of the command being typed. */

@@ -157,6 +157,37 @@ class ShellTest {
   }
 
   @Test
+  void aHistoryThatCannotBeWritten_isWarnedOfOnce_andTheCommandsRun() throws Exception {
+    // A directory there ended the shell before its first command ("java.io.IOException: Is a
+    // directory"); an unwritable file logged a stack trace after every command.
+    DatabaseOption db = inMemory();
+    Path unwritable = Files.createDirectory(dir.resolve("a-directory"));
+    try (Kv kv = Kv.open(":memory:")) {
+      ByteArrayOutputStream screen = new ByteArrayOutputStream();
+      try (DumbTerminal terminal = new DumbTerminal("test", "dumb", new ByteArrayInputStream(
+          "set [\"a\"] 1\nget [\"a\"]\n".getBytes(StandardCharsets.UTF_8)), screen,
+          StandardCharsets.UTF_8)) {
+        assertThat(ShellCommand.run(terminal, kv, db, unwritable, true, terminal.writer(),
+            terminal.writer())).isZero();
+      }
+      assertThat(screen.toString(StandardCharsets.UTF_8))
+          .containsOnlyOnce("warning: the command history is not kept: cannot write "
+              + unwritable + ": Is a directory")
+          .contains("kvasir> 1\n");
+      assertThat(kv.get(KvKey.of("a")).exists()).isTrue();
+    }
+  }
+
+  @Test
+  void aScriptsLines_areNotKeptInTheHistory() throws Exception {
+    DatabaseOption db = inMemory();
+    try (Kv kv = Kv.open(":memory:")) {
+      session(kv, db, "set [\"s\"] 1\n", false);
+    }
+    assertThat(dir.resolve("history")).doesNotExist();
+  }
+
+  @Test
   void theWordsThatLeaveSqlite3AndPsql_leaveItToo() throws Exception {
     // '.quit' was "not a command of kvasir. Did you mean enqueue?", and the script went on.
     DatabaseOption db = inMemory();
