@@ -82,7 +82,14 @@ final class ServeTokens {
       return "Access token (generated, shown only now): " + single;
     }
     Path file = Path.of(GENERATED_FILE).toAbsolutePath();
-    writePrivately(file, single + "\n");
+    try {
+      writePrivately(file, single + "\n");
+    } catch (IOException e) {
+      // Java's message was the path of the file written aside alone.
+      throw new IOException("cannot write the generated access token to " + file + ": "
+          + FileErrors.reason(e) + "; give the server a token (--access-token-file FILE,"
+          + " KVASIR_ACCESS_TOKEN) or start it in a directory it may write", e);
+    }
     return "Access token (generated): in " + file + ", readable only by this user";
   }
 

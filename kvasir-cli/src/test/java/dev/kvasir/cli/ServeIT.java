@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +63,32 @@ class ServeIT {
       assertThat(kv.get(KvKey.of("served")).value()).isEqualTo("yes");
     }
     stopsCleanly(p, file, KvKey.of("served"), "yes");
+  }
+
+  @Test
+  void serve_inADirectoryItMayNotWrite_saysWhereTheGeneratedTokenCouldNotGo() throws Exception {
+    // It said only "error: /srv/kvasir-access-token.new", the file written aside.
+    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+        "mounting a file system read-only needs root");
+    Path readOnly = Files.createDirectory(dir.resolve("read-only"));
+    assertThat(new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs",
+        readOnly.toString()).inheritIO().start().waitFor()).isZero();
+    try {
+      Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+          .toString(), "-jar", Jar.JAR.toString(), "serve", "--path",
+          dir.resolve("served.sqlite3").toString(), "--port", "0").directory(readOnly.toFile())
+          .redirectErrorStream(true).start();
+      started.add(p);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.exitValue()).as(out).isEqualTo(Kvasir.DATABASE_ERROR);
+      assertThat(out).contains("cannot write the generated access token to "
+          + readOnly.resolve(ServeTokens.GENERATED_FILE) + ": Read-only file system")
+          .contains("--access-token-file");
+    } finally {
+      new ProcessBuilder("umount", "-l", readOnly.toString()).inheritIO().start()
+          .waitFor(30, TimeUnit.SECONDS);
+    }
   }
 
   @Test
