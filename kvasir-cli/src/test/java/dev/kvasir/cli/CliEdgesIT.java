@@ -143,6 +143,18 @@ class CliEdgesIT {
   }
 
   @Test
+  void aTemporaryDirectoryThatCannotBeWritten_isNamed_withWhatToDo() throws Exception {
+    // As in a container with a read-only root file system: the driver cannot unpack its native
+    // library. It logged three stack traces, and the command said "Error opening connection".
+    Path missing = dir.resolve("no-tmp");
+    Jar.Run run = kvasir.run(Map.of("JDK_JAVA_OPTIONS", "-Djava.io.tmpdir=" + missing),
+        "set", "[\"k\"]", "1");
+    assertThat(run.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(run.err()).contains("SQLite's native library cannot be unpacked into " + missing)
+        .contains("org.sqlite.tmpdir").doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
   void exportOntoADirectory_namesIt_beforeWritingAnything() throws Exception {
     // It wrote the whole export aside, then failed to rename it: "cannot use
     // exports.partial-4711: Is a directory".

@@ -123,6 +123,7 @@ public final class SqliteEngine implements KvEngine {
    *     opened; such a file is left unchanged
    */
   public static SqliteEngine open(SqliteConfig config) {
+    NativeLibrary.requireUnpackable();
     Connection first = null;
     try {
       boolean readOnly = config.readOnly() && !config.inMemory();
