@@ -69,24 +69,22 @@ class QueueThroughServeIT {
       }
       List<Process> clients = new ArrayList<>();
       List<Path> files = new ArrayList<>();
+      for (int i = 0; i < urls.size(); i++) {
+        files.add(dir.resolve("client" + i + ".log"));
+      }
       try {
-        for (int i = 0; i < urls.size(); i++) {
-          Path file = dir.resolve("client" + i + ".log");
-          files.add(file);
-          List<String> command = new ArrayList<>(List.of(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-cp", System.getProperty("java.class.path"), QueueClient.class.getName(),
-              urls.get(i), TOKEN, file.toString()));
-          if (i == urls.size() - 1) {
-            command.add("4"); // handles 4, hangs on the fifth
-          }
-          clients.add(new ProcessBuilder(command).redirectErrorStream(true)
-              .redirectOutput(dir.resolve("client" + i + ".out").toFile()).start());
+        // The one that hangs starts first, alone, and hangs before the others start: started
+        // together, the others took every message before it had its fifth on a busy machine,
+        // and it never hung.
+        int last = urls.size() - 1;
+        Process hangs = client(urls.get(last), files.get(last), last, "4"); // hangs on the 5th
+        clients.add(hangs);
+        String hung = await(() -> lines(files.get(last)).stream()
+            .filter(l -> l.startsWith("hung ")).findFirst().orElse(null));
+        for (int i = 0; i < last; i++) {
+          clients.add(client(urls.get(i), files.get(i), i));
         }
-        Path hanging = files.get(files.size() - 1);
-        String hung = await(() -> lines(hanging).stream().filter(l -> l.startsWith("hung "))
-            .findFirst().orElse(null));
-        clients.get(clients.size() - 1).destroyForcibly().waitFor(); // SIGKILL
+        hangs.destroyForcibly().waitFor(); // SIGKILL
         int hungMessage = Integer.parseInt(hung.substring("hung ".length()));
 
         Map<Integer, Integer> handled = await(() -> {
@@ -114,6 +112,18 @@ class QueueThroughServeIT {
         }
       }
     }
+  }
+
+  /** Starts a {@link QueueClient} listening through {@code url}, logging to {@code file}. */
+  private Process client(String url, Path file, int number, String... hangAfter)
+      throws IOException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), QueueClient.class.getName(),
+        url, TOKEN, file.toString()));
+    command.addAll(List.of(hangAfter));
+    return new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("client" + number + ".out").toFile()).start();
   }
 
   private static Map<Integer, Integer> handledCounts(List<Path> files) {
