@@ -240,8 +240,9 @@ final class ImportCommand extends DbCommand {
     try {
       op.commit();
     } catch (KvException e) {
+      // A database that fails for now (a full disk, a server away) is no fault of the line.
       throw new KvException(message(batch.get(0).line(), "the batch from this line could not"
-          + " be committed: " + e.getMessage(), committedLines), e);
+          + " be committed: " + e.getMessage(), committedLines, !e.isRetryable()), e);
     }
   }
 
@@ -260,15 +261,22 @@ final class ImportCommand extends DbCommand {
   }
 
   private static Failure stopped(long line, String problem, long committedLines) {
-    return new Failure(message(line, problem, committedLines));
+    return new Failure(message(line, problem, committedLines, true));
   }
 
-  private static String message(long line, String problem, long committedLines) {
+  /**
+   * Where the import stopped and how to go on: after fixing the line if {@code lineAtFault},
+   * else once the database can take the rest.
+   */
+  private static String message(long line, String problem, long committedLines,
+      boolean lineAtFault) {
+    String stopped = "import stopped at line " + line + ": "
+        + (problem.endsWith(".") ? problem.substring(0, problem.length() - 1) : problem);
     if (committedLines == 0) {
-      return "import stopped at line " + line + ": " + problem + ". Nothing was imported";
+      return stopped + ". Nothing was imported";
     }
-    return "import stopped at line " + line + ": " + problem + ". Lines 1-" + committedLines
-        + " are imported and nothing after them (batches are atomic); fix the line and run"
-        + " again with --skip " + committedLines;
+    return stopped + ". Lines 1-" + committedLines + " are imported and nothing after them"
+        + " (batches are atomic); " + (lineAtFault ? "fix the line and run again" : "once the"
+        + " database takes writes again, run again") + " with --skip " + committedLines;
   }
 }

@@ -53,6 +53,26 @@ class FullOutputIT {
   }
 
   @Test
+  void anImportOntoAFullDisk_saysWhereItStopped_andThatTheLineIsNotAtFault() throws Exception {
+    // It said "fix the line", after a reason ending in two full stops.
+    StringBuilder lines = new StringBuilder();
+    String value = "x".repeat(3_000);
+    for (int i = 0; i < 600; i++) {
+      lines.append("{\"key\":[\"n\",").append(i).append("],\"value\":\"").append(value)
+          .append("\"}\n");
+    }
+    Path input = Files.writeString(dir.resolve("big.ndjson"), lines);
+    try (SmallTmpfs disk = SmallTmpfs.mount(dir.resolve("small"), "1m")) {
+      Jar.Run run = kvasir.run("import", "--db", disk.path().resolve("kv.sqlite3").toString(),
+          input.toString());
+      assertThat(run.exit()).as(run.err()).isEqualTo(Kvasir.DATABASE_ERROR);
+      assertThat(run.err()).contains("is full").contains("are imported")
+          .contains("once the database takes writes again, run again with --skip ")
+          .doesNotContain("fix the line").doesNotContain("..");
+    }
+  }
+
+  @Test
   void anExportOntoAFullDisk_saysSo_andLeavesNoPartialFile() throws Exception {
     StringBuilder lines = new StringBuilder();
     String value = "x".repeat(3_000);

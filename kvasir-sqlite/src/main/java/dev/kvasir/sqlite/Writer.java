@@ -127,7 +127,9 @@ final class Writer extends CommitThread<TxTask.Job<Tx, ?>> {
               !rolledBack || (failedCommitting && StorageFault.mayLeaveCommitInLog(sql)));
           if (!storageFailing) {
             storageFailing = true;
-            LOG.warn("{}; writes fail (503) until it is mended", failure.getMessage());
+            // Once: the failures themselves reach their callers. The engine has no HTTP status
+            // to name (it said "503", which meant nothing to a command's user).
+            LOG.warn("{} Later commits fail as well until then.", failure.getMessage());
           }
         } else {
           failure = e instanceof RuntimeException r ? r : databaseError((SQLException) e);
