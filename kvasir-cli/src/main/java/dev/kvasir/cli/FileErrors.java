@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 
 /**
  * Why a file could not be used, in the words of the C library's messages. Java's own message
@@ -14,6 +16,16 @@ import java.nio.file.NotDirectoryException;
  */
 final class FileErrors {
   private FileErrors() {}
+
+  /**
+   * Refuses {@code path} if it is a directory, naming it as the system would: where a file is
+   * read or replaced, a directory there fails only later, and names nothing or the wrong file.
+   */
+  static void refuseDirectory(Path path) throws FileSystemException {
+    if (Files.isDirectory(path)) {
+      throw new FileSystemException(path.toString(), null, "Is a directory");
+    }
+  }
 
   static String reason(IOException e) {
     if (e instanceof FileSystemException f && f.getReason() != null) {

@@ -3,7 +3,6 @@ package dev.kvasir.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -42,11 +41,9 @@ final class FileMoves {
       throw new NoSuchFileException(target.toString(), null, "its directory " + dir
           + " does not exist");
     }
-    if (Files.isDirectory(target)) {
-      // Else the whole file was written aside first, and the rename onto the directory failed
-      // naming the partial file: "cannot use out.partial-4711: Is a directory".
-      throw new FileSystemException(target.toString(), null, "Is a directory");
-    }
+    // Else the whole file was written aside first, and the rename onto the directory failed
+    // naming the partial file: "cannot use out.partial-4711: Is a directory".
+    FileErrors.refuseDirectory(target);
     Leftovers leftovers = new Leftovers(target, "partial");
     leftovers.removeStale(err);
     Path partial = leftovers.ours();

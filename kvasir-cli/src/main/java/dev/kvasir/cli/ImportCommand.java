@@ -17,7 +17,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,9 +85,7 @@ final class ImportCommand extends DbCommand {
     }
     // Opening a directory for reading succeeds; its first read failed with "Is a directory",
     // naming no file.
-    if (Files.isDirectory(Path.of(file))) {
-      throw new FileSystemException(file, null, "Is a directory");
-    }
+    FileErrors.refuseDirectory(Path.of(file));
     input = Files.newInputStream(Path.of(file));
     return input;
   }
