@@ -79,7 +79,7 @@ class BackupDenoIT {
       }
     }
     assertThat(writer.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    backup.destroy(); // SIGTERM: a clean stop
+    backup.toHandle().destroy(); // SIGTERM alone (Process.destroy closes the pipes too)
     assertThat(backup.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(backup.exitValue()).as(backupErr.get()).isZero();
 

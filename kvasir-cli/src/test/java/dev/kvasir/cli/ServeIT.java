@@ -144,7 +144,7 @@ class ServeIT {
   /** SIGTERM stops {@code serve} with status 0, leaving {@code key} written in {@code file}. */
   private static void stopsCleanly(Process serve, Path file, KvKey key, Object value)
       throws Exception {
-    serve.destroy(); // SIGTERM
+    serve.toHandle().destroy(); // SIGTERM alone (Process.destroy closes the pipes too)
     assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(serve.exitValue()).as("a clean stop").isZero();
     try (Kv kv = Kv.open(file.toString())) {

@@ -106,7 +106,7 @@ final class ServeProcess implements AutoCloseable {
 
   /** SIGTERM, then the exit status. */
   int stop() throws InterruptedException {
-    process.destroy();
+    process.toHandle().destroy(); // SIGTERM alone (Process.destroy closes the pipes too)
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("serve did not stop on SIGTERM");

@@ -41,14 +41,17 @@ class StoppedCommandsIT {
         try {
           return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-          return e.toString(); // destroy() closes the stream
+          return e.toString();
         }
       });
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
           StandardCharsets.UTF_8));
       assertThat(out.readLine()).as(command + " running").isNotNull();
       assertThat(logFiles()).as("open").isNotEmpty();
-      p.destroy(); // SIGTERM
+      // SIGTERM alone, as a service manager sends it. Process.destroy() also closed this
+      // side's pipes, so that a command still printing its first emission failed on its
+      // output (141) before the signal was handled.
+      p.toHandle().destroy();
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).as(command + ": " + err.get()).isZero();
       assertThat(logFiles()).as(command + " closed the database").isEmpty();
