@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,14 +42,27 @@ final class ExportCommand extends DbCommand {
       + " (stored by another program) were left out; each is still named on standard error.")
   boolean skipCorrupt;
 
-  /** Entries written by the last export. */
+  /** Entries written so far. */
   private long exported;
+
+  /** Set by Ctrl-C or SIGTERM: the export ends before its next entry. */
+  private final AtomicBoolean stopRequested = new AtomicBoolean();
 
   @Override
   int run(Kv kv) throws Exception {
-    if (output == null) {
-      return export(kv, out(), null);
+    // Ended at once, an export to standard output left no word that it is cut short, and one
+    // to --output its partial file until the next export.
+    try (Kvasir.Interruption stop = Kvasir.onInterrupt(() -> stopRequested.set(true))) {
+      return output == null ? export(kv, out(), null) : exportToFile(kv);
+    } catch (Stopped e) {
+      err().println("export stopped by " + Termination.stopper() + " after " + exported
+          + " entries: " + (output == null ? "the output is incomplete"
+          : output + " is as it was"));
+      return Termination.unfinishedStatus();
     }
+  }
+
+  private int exportToFile(Kv kv) throws Exception {
     // Written aside and renamed once complete (docs/backup.md §7): an export that fails or is
     // killed leaves no file at FILE that looks like a whole export, and an earlier one there
     // stays as it was.
@@ -64,20 +78,21 @@ final class ExportCommand extends DbCommand {
   /** Writes the entries to {@code lines}, which write to {@code file}, or to standard output. */
   private int export(Kv kv, PrintWriter lines, CheckedOutput file) throws Exception {
     boolean showProgress = !quiet && System.console() != null && output != null;
-    long[] count = {0};
     Listing listing = new Listing(lines, err());
     try (Progress progress = new Progress(err(), showProgress, "exported", 0)) {
       try {
         listing.walkStored(kv.engine(), selection.selector().keyRange(), e -> {
+          stopIfRequested();
           lines.println(Render.text(Render.storedJson(e)));
-          progress.update(++count[0], 0);
+          progress.update(++exported, 0);
         });
       } catch (UnsupportedOperationException unsupported) {
         err().println("warning: this database does not tell expiries (" + unsupported
             .getMessage() + "); the export has none");
         listing.walk(kv.list(selection.selector(), ListOptions.defaults().batchSize(500)), e -> {
+          stopIfRequested();
           lines.println(Render.text(Render.entryJson(e)));
-          progress.update(++count[0], 0);
+          progress.update(++exported, 0);
         });
       }
     } finally {
@@ -94,7 +109,21 @@ final class ExportCommand extends DbCommand {
       throw new IOException("cannot write " + output + (why == null ? "" : ": "
           + why.getMessage()));
     }
-    exported = count[0];
     return listing.exitCode(skipCorrupt);
+  }
+
+  private void stopIfRequested() {
+    if (stopRequested.get()) {
+      throw new Stopped();
+    }
+  }
+
+  /** Ends the walk when a signal asks the export to stop. */
+  private static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super(null, null, false, false);
+    }
   }
 }

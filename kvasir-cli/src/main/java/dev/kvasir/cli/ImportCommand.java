@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,7 +36,9 @@ import picocli.CommandLine.Parameters;
         + " an entry already expired is left out. The versionstamp is ignored (the commits make"
         + " new ones) unless --keep-versionstamps.",
         "Entries are committed in atomic batches. On an error the import stops and says which"
-            + " line failed and how many lines were committed before it; --skip resumes.",
+            + " line failed and how many lines were committed before it; --skip resumes."
+            + " Ctrl-C or SIGTERM stops it after the line it is at, the lines read committed,"
+            + " and says where to resume.",
         "With --keep-versionstamps the entries keep the versionstamps of the export and are"
             + " stored in one transaction into an empty database, whose next commit is above"
             + " them: a lossless copy.",
@@ -90,11 +93,19 @@ final class ImportCommand extends DbCommand {
     return input;
   }
 
+  /** Set by Ctrl-C or SIGTERM: the import ends before its next line. */
+  private final AtomicBoolean stopRequested = new AtomicBoolean();
+
   @Override
   int run(Kv kv) throws Exception {
-    if (keepVersionstamps) {
-      return importExactly(kv);
+    // Ended at once, an import left no word of how far it got. A second signal still ends it
+    // at once (Termination), as when the input stalls.
+    try (Kvasir.Interruption stop = Kvasir.onInterrupt(() -> stopRequested.set(true))) {
+      return keepVersionstamps ? importExactly(kv) : importInBatches(kv);
     }
+  }
+
+  private int importInBatches(Kv kv) throws IOException {
     boolean stdin = file.equals("-");
     long total = stdin ? 0 : Files.size(Path.of(file));
     boolean showProgress = !quiet && !stdin && System.console() != null;
@@ -103,13 +114,14 @@ final class ImportCommand extends DbCommand {
     long committedLines = skip;
     long imported = 0;
     List<Item> batch = new ArrayList<>();
+    String line = ""; // null once the input is read to its end
     int batchBytes = 0;
     int batchKeyBytes = 0;
     try (InputStream buffered = new BufferedInputStream(input);
         Progress progress = new Progress(err(), showProgress, "imported", total)) {
       Utf8Lines reader = new Utf8Lines(buffered);
-      String line;
-      while ((line = readLine(reader, lineNumber + 1, kv, batch, committedLines)) != null) {
+      while (!stopRequested.get()
+          && (line = readLine(reader, lineNumber + 1, kv, batch, committedLines)) != null) {
         lineNumber++;
         bytesRead += line.length() + 1;
         if (lineNumber <= skip || line.isBlank()) {
@@ -141,9 +153,24 @@ final class ImportCommand extends DbCommand {
       }
       commit(kv, batch, committedLines);
       imported += batch.size();
+      if (line == null) {
+        progress.complete();
+      }
+    }
+    if (line != null) {
+      return stoppedBySignal(Math.max(lineNumber, skip));
     }
     err().println("imported " + imported + " entries");
     return 0;
+  }
+
+  /** Says where an import that a signal stopped after line {@code done} resumes. */
+  private int stoppedBySignal(long done) {
+    err().println("import stopped by " + Termination.stopper() + (done == 0
+        ? " before its first line: nothing was imported"
+        : " after line " + done + ": lines 1-" + done + " are imported and nothing after"
+            + " them; run again with --skip " + done + " to go on"));
+    return Termination.unfinishedStatus();
   }
 
   /**
@@ -165,6 +192,11 @@ final class ImportCommand extends DbCommand {
     try (InputStream in = new BufferedInputStream(input)) {
       Utf8Lines reader = new Utf8Lines(in);
       for (String line = reader.next(); line != null; line = reader.next()) {
+        if (stopRequested.get()) {
+          err().println("import stopped by " + Termination.stopper() + " after reading " + number
+              + " lines: nothing was imported");
+          return Termination.unfinishedStatus();
+        }
         number++;
         if (line.isBlank()) {
           continue;

@@ -265,7 +265,8 @@ public final class Kvasir {
 
   /**
    * What Ctrl-C stops, in the shell or of a command run alone (where SIGTERM does too,
-   * {@link Termination#stopCommandsOnSignals}): the running watch, listen or backup.
+   * {@link Termination#stopCommandsOnSignals}): the running watch, listen, backup, import or
+   * export.
    */
   static Interruption onInterrupt(Runnable action) {
     ON_INTERRUPT.set(action);

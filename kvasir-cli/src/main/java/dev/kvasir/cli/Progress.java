@@ -13,6 +13,7 @@ final class Progress implements AutoCloseable {
   private final long totalBytes;
   private long lastDraw;
   private long entries;
+  private long bytes;
 
   /** {@code totalBytes} 0 when the size is unknown. */
   Progress(PrintWriter err, boolean enabled, String verb, long totalBytes) {
@@ -24,14 +25,23 @@ final class Progress implements AutoCloseable {
 
   void update(long entries, long bytes) {
     this.entries = entries;
+    this.bytes = bytes;
     long now = System.nanoTime();
     if (enabled && now - lastDraw > 100_000_000L) {
       lastDraw = now;
-      draw(bytes);
+      draw();
     }
   }
 
-  private void draw(long bytes) {
+  /**
+   * Marks the whole input read: the last line shows 100%. Without it, it shows how far an
+   * import that failed or was stopped got.
+   */
+  void complete() {
+    bytes = totalBytes;
+  }
+
+  private void draw() {
     StringBuilder line = new StringBuilder("\r").append(verb).append(' ')
         .append(String.format("%,d", entries)).append(" entries");
     if (totalBytes > 0) {
@@ -47,7 +57,7 @@ final class Progress implements AutoCloseable {
   @Override
   public void close() {
     if (enabled) {
-      draw(totalBytes);
+      draw();
       err.println();
       err.flush();
     }

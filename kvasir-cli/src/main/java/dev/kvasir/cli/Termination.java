@@ -24,12 +24,13 @@ final class Termination {
 
   /**
    * Has SIGINT and SIGTERM stop the command that registered with {@link Kvasir#onInterrupt}
-   * (watch, listen, backup) as it stops itself, so that it returns and closes its database. The
-   * JVM's default ended the process at once: the database stayed open, and the read-only open
-   * of a file without a write-ahead log left {@code -wal} and {@code -shm} beside it
-   * (docs/sqlite.md §7). Without such a command the process ends as under that default (status
-   * 128 + the signal's number, shutdown hooks run). Where the signal was ignored when the JVM
-   * started (a background job of a script), it stays ignored.
+   * (watch, listen, backup, import, export) as it stops itself, so that it returns and closes
+   * its database. The JVM's default ended the process at once: the database stayed open, and
+   * the read-only open of a file without a write-ahead log left {@code -wal} and {@code -shm}
+   * beside it (docs/sqlite.md §7). Without such a command, and on a second signal, the process
+   * ends as under that default (status 128 + the signal's number, shutdown hooks run). Where
+   * the signal was ignored when the JVM started (a background job of a script), it stays
+   * ignored.
    */
   static void stopCommandsOnSignals() {
     handle("INT", () -> stop(SIGINT));
@@ -49,6 +50,20 @@ final class Termination {
    */
   static int exitCode(int code) {
     return stoppedBy == SIGINT && code == 0 ? 128 + SIGINT : code;
+  }
+
+  /**
+   * The status of a command that a signal stopped before it was done (an import, an export):
+   * 128 + the signal's number, as if the signal had ended it. Ctrl-C in {@code kvasir shell},
+   * which reaches the command without a signal handler, counts as SIGINT.
+   */
+  static int unfinishedStatus() {
+    return 128 + (stoppedBy == 0 ? SIGINT : stoppedBy);
+  }
+
+  /** What stopped the command, for its message: {@code SIGTERM} or {@code Ctrl-C}. */
+  static String stopper() {
+    return stoppedBy == SIGTERM ? "SIGTERM" : "Ctrl-C";
   }
 
   private static boolean handle(String name, Runnable action) {

@@ -3,6 +3,7 @@ package dev.kvasir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -11,17 +12,24 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code watch} and {@code listen} run until stopped. SIGTERM (what a service manager sends)
- * stops them as they stop themselves: they close their database and exit 0. The JVM's default
- * ended them at once with 143, the database open: a watched Deno file kept the {@code -wal} and
- * {@code -shm} that the read-only open had made beside it.
+ * SIGTERM (what a service manager sends) stops the commands that run long as they stop
+ * themselves, with their database closed. {@code watch} and {@code listen}, which run until
+ * stopped, exit 0; {@code import} and {@code export}, stopped before they were done, exit 143
+ * and say how far they got. The JVM's default ended them all at once with 143 and no word:
+ * a watched Deno file kept the {@code -wal} and {@code -shm} that the read-only open had made
+ * beside it, an import did not say where to resume, an export to a file left its partial
+ * file.
  */
 class StoppedCommandsIT {
+  private static final int LINES = 200_000;
+
   @TempDir Path dir;
   private Jar kvasir;
 
@@ -37,25 +45,83 @@ class StoppedCommandsIT {
     assertThat(logFiles()).as("a closed database has no log").isEmpty();
     for (List<String> command : List.of(List.of("watch", "[\"k\"]"), List.of("listen"))) {
       Process p = kvasir.start(command.toArray(String[]::new));
-      CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
-        try {
-          return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-          return e.toString();
-        }
-      });
+      CompletableFuture<String> err = errorsOf(p);
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
           StandardCharsets.UTF_8));
       assertThat(out.readLine()).as(command + " running").isNotNull();
       assertThat(logFiles()).as("open").isNotEmpty();
-      // SIGTERM alone, as a service manager sends it. Process.destroy() also closed this
-      // side's pipes, so that a command still printing its first emission failed on its
-      // output (141) before the signal was handled.
-      p.toHandle().destroy();
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).as(command + ": " + err.get()).isZero();
+      assertThat(sigterm(p)).as(command + ": " + err.get()).isZero();
       assertThat(logFiles()).as(command + " closed the database").isEmpty();
     }
+  }
+
+  @Test
+  void anImportStoppedBySigterm_keepsWhatItRead_andSaysWhereToResume() throws Exception {
+    try (BufferedWriter lines = Files.newBufferedWriter(dir.resolve("in.ndjson"))) {
+      for (int i = 0; i < LINES; i++) {
+        lines.write("{\"key\":[\"k\"," + i + "],\"value\":\"some value to import\"}\n");
+      }
+    }
+    Process p = kvasir.start("import", "in.ndjson", "--db", "app.sqlite3");
+    CompletableFuture<String> err = errorsOf(p);
+    kvasir.awaitWriting(p, "app.sqlite3", 1 << 20);
+    assertThat(sigterm(p)).as(err.get()).isEqualTo(143);
+    Matcher said = Pattern.compile("import stopped by SIGTERM after line (\\d+): lines 1-\\1"
+        + " are imported and nothing after them; run again with --skip \\1 to go on")
+        .matcher(err.get());
+    assertThat(said.find()).as(err.get()).isTrue();
+    long done = Long.parseLong(said.group(1));
+    assertThat(done).isBetween(1L, LINES - 1L);
+    assertThat(count()).as("lines 1-" + done).isEqualTo(done);
+    assertThat(logFiles()).as("the database closed").isEmpty();
+
+    Jar.Run rest = kvasir.run("import", "in.ndjson", "--db", "app.sqlite3", "--skip",
+        String.valueOf(done));
+    assertThat(rest.exit()).as(rest.err()).isZero();
+    assertThat(count()).isEqualTo(LINES);
+  }
+
+  @Test
+  void anExportToAFileStoppedBySigterm_leavesNoFile_andSaysSo() throws Exception {
+    Entries.write(dir.resolve("app.sqlite3").toString(), LINES,
+        "a value long enough to take some writing ");
+    Process p = kvasir.start("export", "--db", "app.sqlite3", "--output", "backup.ndjson");
+    CompletableFuture<String> err = errorsOf(p);
+    kvasir.awaitWriting(p, "backup.ndjson", 1_000);
+    assertThat(sigterm(p)).as(err.get()).isEqualTo(143);
+    assertThat(err.get()).containsPattern(
+        "export stopped by SIGTERM after \\d+ entries: backup.ndjson is as it was");
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(f -> f.getFileName().toString())
+          .filter(n -> n.startsWith("backup.ndjson"))).as("not even a partial file").isEmpty();
+    }
+  }
+
+  /**
+   * Sends SIGTERM alone, as a service manager does, and returns the exit status. {@code
+   * Process.destroy()} also closed this side's pipes: a command still printing then failed on
+   * its output (141) before it handled the signal.
+   */
+  private static int sigterm(Process p) throws InterruptedException {
+    p.toHandle().destroy();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("stopped").isTrue();
+    return p.exitValue();
+  }
+
+  private static CompletableFuture<String> errorsOf(Process p) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return e.toString();
+      }
+    });
+  }
+
+  private long count() throws Exception {
+    Jar.Run run = kvasir.run("count", "--db", "app.sqlite3");
+    assertThat(run.exit()).as(run.err()).isZero();
+    return Long.parseLong(run.out().trim());
   }
 
   private List<String> logFiles() throws Exception {
