@@ -143,6 +143,12 @@ final class Jar {
     }
   }
 
+  /** What {@code p}, a command started here, writes to standard error, once it ends. */
+  static CompletableFuture<String> errorsOf(Process p) {
+    return CompletableFuture.supplyAsync(() -> new String(read(p, false),
+        StandardCharsets.UTF_8));
+  }
+
   private static byte[] read(Process p, boolean stdout) {
     try {
       return (stdout ? p.getInputStream() : p.getErrorStream()).readAllBytes();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,7 +44,7 @@ class StoppedCommandsIT {
     assertThat(logFiles()).as("a closed database has no log").isEmpty();
     for (List<String> command : List.of(List.of("watch", "[\"k\"]"), List.of("listen"))) {
       Process p = kvasir.start(command.toArray(String[]::new));
-      CompletableFuture<String> err = errorsOf(p);
+      CompletableFuture<String> err = Jar.errorsOf(p);
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
           StandardCharsets.UTF_8));
       assertThat(out.readLine()).as(command + " running").isNotNull();
@@ -63,7 +62,7 @@ class StoppedCommandsIT {
       }
     }
     Process p = kvasir.start("import", "in.ndjson", "--db", "app.sqlite3");
-    CompletableFuture<String> err = errorsOf(p);
+    CompletableFuture<String> err = Jar.errorsOf(p);
     kvasir.awaitWriting(p, "app.sqlite3", 1 << 20);
     assertThat(sigterm(p)).as(err.get()).isEqualTo(143);
     Matcher said = Pattern.compile("import stopped by SIGTERM after line (\\d+): lines 1-\\1"
@@ -86,7 +85,7 @@ class StoppedCommandsIT {
     Entries.write(dir.resolve("app.sqlite3").toString(), LINES,
         "a value long enough to take some writing ");
     Process p = kvasir.start("export", "--db", "app.sqlite3", "--output", "backup.ndjson");
-    CompletableFuture<String> err = errorsOf(p);
+    CompletableFuture<String> err = Jar.errorsOf(p);
     kvasir.awaitWriting(p, "backup.ndjson", 1_000);
     assertThat(sigterm(p)).as(err.get()).isEqualTo(143);
     assertThat(err.get()).containsPattern(
@@ -106,16 +105,6 @@ class StoppedCommandsIT {
     p.toHandle().destroy();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("stopped").isTrue();
     return p.exitValue();
-  }
-
-  private static CompletableFuture<String> errorsOf(Process p) {
-    return CompletableFuture.supplyAsync(() -> {
-      try {
-        return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        return e.toString();
-      }
-    });
   }
 
   private long count() throws Exception {
