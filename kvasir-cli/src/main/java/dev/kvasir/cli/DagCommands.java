@@ -47,11 +47,11 @@ final class DagCommands {
 
   @Command(name = "put", mixinStandardHelpOptions = true,
       description = "Put a value under a key and print the new root.",
-      footer = {"", "Examples:", "  kvasir dag put fruit/apple red       (stores \"red\" as a"
-          + " raw block)", "  kvasir dag put fruit/pear --cid bafkrei…",
+      footer = {"", "Examples:", "  kvasir dag put fruit/apple red       # stores \"red\" as a raw block", "  kvasir dag put fruit/pear --cid bafkrei…",
           "  kvasir dag put photo --file cat.jpg"})
   static final class Put extends Base {
-    @Parameters(index = "0", paramLabel = "KEY") String key;
+    @Parameters(index = "0", paramLabel = "KEY", description = "Any string, e.g. fruit/apple.")
+    String key;
     @Parameters(index = "1", paramLabel = "VALUE", arity = "0..1",
         description = "A string, stored as a raw block.") String value;
 
@@ -90,7 +90,7 @@ final class DagCommands {
   @Command(name = "get", mixinStandardHelpOptions = true,
       description = "Print the CID stored under a key (exit 1 if none).")
   static final class Get extends Base {
-    @Parameters(paramLabel = "KEY") String key;
+    @Parameters(paramLabel = "KEY", description = "The key, as put stored it.") String key;
     @Option(names = "--value", description = "Print the stored raw block as UTF-8 instead.")
     boolean printValue;
 
@@ -117,7 +117,7 @@ final class DagCommands {
   @Command(name = "del", aliases = {"delete", "rm"}, mixinStandardHelpOptions = true,
       description = "Delete a key and print the new root (exit 1 if it had no value).")
   static final class Del extends Base {
-    @Parameters(paramLabel = "KEY") String key;
+    @Parameters(paramLabel = "KEY", description = "The key, as put stored it.") String key;
 
     @Override
     public Integer call() throws Exception {
@@ -211,7 +211,8 @@ final class DagCommands {
       footer = {"", "OTHER is a root CID in this store, or another store (directory or .car).",
           "Lines: '+ key cid' added, '- key cid' removed, '~ key old -> new' changed."})
   static final class Diff extends Base {
-    @Parameters(paramLabel = "OTHER") String other;
+    @Parameters(paramLabel = "OTHER", description = "A root CID or another store.")
+    String other;
 
     @Override
     public Integer call() throws Exception {
@@ -244,7 +245,7 @@ final class DagCommands {
   @Command(name = "import", mixinStandardHelpOptions = true,
       description = "Load a CAR file's blocks and make its root current.")
   static final class Import extends Base {
-    @Parameters(paramLabel = "FILE.car") Path file;
+    @Parameters(paramLabel = "FILE.car", description = "A CAR file with one root.") Path file;
 
     @Override
     public Integer call() throws Exception {
@@ -263,7 +264,7 @@ final class DagCommands {
   @Command(name = "export", mixinStandardHelpOptions = true,
       description = "Write the current root and its blocks as a CAR.")
   static final class Export extends Base {
-    @Parameters(paramLabel = "FILE.car") Path file;
+    @Parameters(paramLabel = "FILE.car", description = "The CAR file to write.") Path file;
 
     @Override
     public Integer call() throws Exception {

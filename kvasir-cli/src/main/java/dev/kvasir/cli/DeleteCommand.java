@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
         "  kvasir delete '[\"a\"]' '[\"b\"]'",
         "  kvasir delete '[\"lock\"]' --check 000000000000000a0000"})
 final class DeleteCommand extends DbCommand {
-  @Parameters(paramLabel = "KEY", arity = "1..*") List<KvKey> keys;
+  @Parameters(paramLabel = "KEY", arity = "1..*", description = "One key or more.")
+  List<KvKey> keys;
 
   @Mixin CheckOption check;
 

@@ -20,11 +20,13 @@ import picocli.CommandLine.Parameters;
     footer = {"", "Examples:",
         "  kvasir enqueue '{\"task\": \"email\", \"to\": \"alice\"}'",
         "  kvasir enqueue '\"reminder\"' --delay 10m",
-        "  kvasir enqueue '{\"job\": 7}' --keys-if-undelivered '[\"failed\", 7]'"
-            + " --backoff-schedule 1000,5000",
+        "  kvasir enqueue '{\"job\": 7}' --keys-if-undelivered '[\"failed\", 7]' \\",
+        "      --backoff-schedule 1000,5000",
         "  kvasir enqueue '{\"job\": 8}' --backoff-schedule none   # one attempt only"})
 final class EnqueueCommand extends DbCommand {
-  @Parameters(paramLabel = "VALUE") String value;
+  @Parameters(paramLabel = "VALUE", description = "The message: JSON unless --type says"
+      + " otherwise.")
+  String value;
 
   @Option(names = "--type", defaultValue = "json",
       description = "How VALUE is read: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}")

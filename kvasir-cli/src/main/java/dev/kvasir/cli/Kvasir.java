@@ -178,6 +178,7 @@ public final class Kvasir {
     cli.setOut(out);
     cli.setErr(err);
     cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setHelpFactory(WordWrappedHelp::new);
     cli.setParameterExceptionHandler((e, args) -> {
       CommandLine line = e.getCommandLine();
       // Where a command name was due: picocli's "Unmatched arguments from index 0: 'lst', …".

@@ -31,8 +31,10 @@ import picocli.CommandLine.Spec;
 final class ReplicateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SOURCE") String source;
-  @Parameters(index = "1", paramLabel = "TARGET") String target;
+  @Parameters(index = "0", paramLabel = "SOURCE", description = "dag:DIR or FILE.car.")
+  String source;
+  @Parameters(index = "1", paramLabel = "TARGET", description = "dag:DIR or FILE.car.")
+  String target;
 
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;

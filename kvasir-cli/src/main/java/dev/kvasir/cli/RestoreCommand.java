@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:",
         "  kvasir restore --from dag:./backup --to restored.sqlite3",
         "  kvasir restore --from dag:./backup --at 2026-11-23T10:15:30Z --to restored.sqlite3",
-        "  kvasir restore --from dag:./backup --at 0000000000000a2f0000"
-            + " --to postgresql://kvasir@db.internal/app --to-password-file /run/secrets/db"})
+        "  kvasir restore --from dag:./backup --at 0000000000000a2f0000 \\",
+        "      --to postgresql://kvasir@db.internal/app --to-password-file /run/secrets/db"})
 final class RestoreCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

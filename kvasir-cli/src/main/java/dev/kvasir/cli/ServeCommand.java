@@ -42,13 +42,14 @@ import picocli.CommandLine.Spec;
             + " serves Prometheus metrics."},
     footer = {"", "Examples:",
         "  kvasir serve",
-        "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0"
-            + " --tls-cert fullchain.pem --tls-key privkey.pem",
+        "  kvasir serve --path data/app.sqlite3 --port 8080 --host 0.0.0.0 \\",
+        "      --tls-cert fullchain.pem --tls-key privkey.pem",
         "  kvasir serve --db postgresql://kvasir:secret@db.internal/app --host 0.0.0.0",
         "  KVASIR_ACCESS_TOKEN=my-long-secret kvasir serve",
         "  kvasir serve --config /etc/kvasir/kvasir.properties",
-        "  kvasir serve --db postgresql://kvasir@db.internal/app --db-password-file /run/secrets/db"
-            + " --access-token-file /run/secrets/token --log-format json --access-log"})
+        "  kvasir serve --db postgresql://kvasir@db.internal/app \\",
+        "      --db-password-file /run/secrets/db --access-token-file /run/secrets/token \\",
+        "      --log-format json --access-log"})
 final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

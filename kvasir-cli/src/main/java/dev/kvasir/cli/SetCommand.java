@@ -28,9 +28,12 @@ import picocli.CommandLine.Parameters;
         "  jq .settings app.json | kvasir set '[\"config\"]' -",
         "  kvasir set '[\"logo\"]' - --type bytes < logo.png"})
 final class SetCommand extends DbCommand {
-  @Parameters(index = "0", paramLabel = "KEY") KvKey key;
+  @Parameters(index = "0", paramLabel = "KEY", description = "e.g. '[\"users\", \"alice\"]'")
+  KvKey key;
 
-  @Parameters(index = "1", paramLabel = "VALUE") String value;
+  @Parameters(index = "1", paramLabel = "VALUE",
+      description = "JSON unless --type says otherwise; - reads it from standard input.")
+  String value;
 
   @Option(names = "--type", defaultValue = "json",
       description = "How VALUE is read: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}")

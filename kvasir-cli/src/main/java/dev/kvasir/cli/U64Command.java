@@ -8,24 +8,50 @@ import dev.kvasir.base.KvException;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code kvasir sum|min|max KEY N}: the KvU64 mutations. Each commits atomically and prints the
  * value read right after (another writer may have moved it on since).
  */
 abstract class U64Command extends DbCommand {
-  @Parameters(index = "0", paramLabel = "KEY") KvKey key;
+  @Parameters(index = "0", paramLabel = "KEY", description = "Its value is a KvU64, or none.")
+  KvKey key;
 
-  @Parameters(index = "1", paramLabel = "N", description = "An unsigned 64-bit integer.")
+  @Parameters(index = "1", paramLabel = "N", converter = WholeNumber.class,
+      description = "An unsigned 64-bit integer (for sum, a negative one subtracts).")
   BigInteger n;
 
   @Option(names = "--json", description = "Print the entry read after the commit as"
       + " {\"key\",\"value\",\"versionstamp\"}, as get --json does.")
   boolean json;
 
+  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
+
   abstract void apply(AtomicOperation op, KvU64 operand);
+
+  /**
+   * Whether a negative N subtracts, as {@code Kv.sum(key, -1)} does in Java: adding 2^64 - |N|
+   * wraps around to the same value.
+   */
+  boolean subtracts() {
+    return false;
+  }
+
+  /** N as a whole number, refused with its reason rather than Java's NumberFormatException. */
+  static final class WholeNumber implements ITypeConverter<BigInteger> {
+    @Override
+    public BigInteger convert(String value) {
+      try {
+        return new BigInteger(value);
+      } catch (NumberFormatException e) {
+        throw new TypeConversionException("'" + value + "' is not a whole number");
+      }
+    }
+  }
 
   @Override
   boolean writes() {
@@ -36,9 +62,11 @@ abstract class U64Command extends DbCommand {
   int run(Kv kv) {
     KvU64 operand;
     try {
-      operand = KvU64.of(n);
+      boolean wraps = subtracts() && n.signum() < 0 && n.negate().compareTo(TWO_TO_64) < 0;
+      operand = KvU64.of(wraps ? n.add(TWO_TO_64) : n);
     } catch (KvException e) {
-      throw new IllegalArgumentException("N must be between 0 and 2^64-1, not " + n);
+      throw new IllegalArgumentException("N must be between " + (subtracts() ? "-(2^64-1)" : "0")
+          + " and 2^64-1, not " + n);
     }
     AtomicOperation op = kv.atomic();
     apply(op, operand);
@@ -50,8 +78,14 @@ abstract class U64Command extends DbCommand {
 
   @Command(name = "sum", mixinStandardHelpOptions = true,
       description = "Add N to the KvU64 at KEY (wrapping at 2^64; a missing key counts as 0).",
-      footer = {"", "Example:", "  kvasir sum '[\"visits\"]' 1"})
+      footer = {"", "Examples:", "  kvasir sum '[\"visits\"]' 1",
+          "  kvasir sum '[\"stock\", \"apples\"]' -3   # subtracts"})
   static final class Sum extends U64Command {
+    @Override
+    boolean subtracts() {
+      return true;
+    }
+
     @Override
     void apply(AtomicOperation op, KvU64 operand) {
       op.sum(key, operand);

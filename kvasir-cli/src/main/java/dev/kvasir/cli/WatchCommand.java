@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
         "  kvasir watch '[\"config\"]'",
         "  kvasir watch '[\"a\"]' '[\"b\"]' --json --count 3"})
 final class WatchCommand extends DbCommand {
-  @Parameters(paramLabel = "KEY", arity = "1..10") List<KvKey> keys;
+  @Parameters(paramLabel = "KEY", arity = "1..10", description = "Up to 10 keys.")
+  List<KvKey> keys;
 
   @Option(names = "--json", description = "One JSON array of entries per emission.")
   boolean json;

@@ -129,6 +129,15 @@ class CliIT {
         .isEqualTo("{\"$u64\":\"4\"}\n"); // wraps at 2^64
     assertThat(kvasir.run("max", "[\"visits\"]", "9").out()).isEqualTo("{\"$u64\":\"9\"}\n");
     assertThat(kvasir.run("min", "[\"visits\"]", "3").out()).isEqualTo("{\"$u64\":\"3\"}\n");
+    // A negative sum subtracts, as Kv.sum(key, -1) does; min and max take no negative N.
+    assertThat(kvasir.run("sum", "[\"visits\"]", "-1").out()).isEqualTo("{\"$u64\":\"2\"}\n");
+    Jar.Run negativeMin = kvasir.run("min", "[\"visits\"]", "-1");
+    assertThat(negativeMin.exit()).isEqualTo(2);
+    assertThat(negativeMin.err()).contains("N must be between 0 and 2^64-1, not -1");
+    Jar.Run fraction = kvasir.run("sum", "[\"visits\"]", "1.5");
+    assertThat(fraction.exit()).isEqualTo(2);
+    assertThat(fraction.err()).contains("'1.5' is not a whole number")
+        .doesNotContain("Exception");
     assertThat(kvasir.run("count").out()).isEqualTo("4\n");
     assertThat(kvasir.run("get-many", "[\"s\"]", "[\"none\"]").out())
         .isEqualTo("[\"s\"]     \"plain text\"\n[\"none\"]  (none)\n");

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** What every command of the tree owes its user, nested ones included. */
 class CommandTreeTest {
@@ -27,6 +29,47 @@ class CommandTreeTest {
     int status = commandLine(out).execute("dag", "ls", "--help");
     assertThat(status).isZero();
     assertThat(out.toString()).startsWith("Usage: kvasir dag ls");
+  }
+
+  @Test
+  void everyHelp_breaksLinesBetweenWords_within80Columns_andPrintsExamplesWhole() {
+    List<String> broken = new ArrayList<>();
+    for (CommandLine command : all(commandLine(new StringWriter()))) {
+      CommandSpec spec = command.getCommandSpec();
+      String usage = command.getUsageMessage(Help.Ansi.OFF);
+      String name = spec.qualifiedName();
+      // Every word of the descriptions is printed whole: picocli's own wrapping printed
+      // './kvasir.' at the end of a line and 'sqlite3' at the start of the next.
+      List<String> texts = new ArrayList<>(List.of(spec.usageMessage().description()));
+      spec.args().forEach(arg -> texts.addAll(List.of(arg.description())));
+      for (String text : texts) {
+        for (String word : text.replace("%n", " ").split("\\s+")) {
+          if (!word.isEmpty() && !(" " + usage.replace('\n', ' ') + " ").contains(" " + word + " ")) {
+            broken.add(name + ": " + word);
+          }
+        }
+      }
+      // Examples (footer lines indented by two spaces) are printed as written, to be copied.
+      for (String line : spec.usageMessage().footer()) {
+        if (line.startsWith("  ") && !usage.contains("\n" + line + "\n")) {
+          broken.add(name + ": example " + line);
+        }
+      }
+      usage.lines().filter(line -> line.length() > 80 && !line.startsWith("  "))
+          .forEach(line -> broken.add(name + ": longer than 80 columns: " + line));
+    }
+    assertThat(broken).isEmpty();
+    // The synopsis is cut between options only.
+    assertThat(commandFor("set").getSubcommands().get("set").getUsageMessage(Help.Ansi.OFF))
+        .contains(" [--db-option=NAME=VALUE[,NAME=VALUE...]]... KEY VALUE");
+  }
+
+  @Test
+  void aWordWiderThanTheColumn_isLeftWhole_onALineOfItsOwn() {
+    Help.Ansi.Text text = Help.Ansi.OFF.new Text("a https://example.com/a/very/long/path b",
+        Help.defaultColorScheme(Help.Ansi.OFF));
+    assertThat(WordWrappedHelp.WordWrappedTable.lines(text, 10, 8)).map(Object::toString)
+        .containsExactly("a", "https://example.com/a/very/long/path", "b");
   }
 
   @Test
