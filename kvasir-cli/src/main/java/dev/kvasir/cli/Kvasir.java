@@ -188,7 +188,11 @@ public final class Kvasir {
       line.getErr().println("error: " + (unknownCommand != null ? "'" + unknownCommand
           + "' is not a command of " + line.getCommandSpec().qualifiedName() : e.getMessage())
           + fromEnvironment(e, args));
-      if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+      if (unknownCommand != null
+          && line.getCommandSpec().findOption("--" + unknownCommand) != null) {
+        // 'kvasir version' was taken for a mistyped 'serve'.
+        line.getErr().println("Did you mean --" + unknownCommand + "?");
+      } else if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
         // As git does for a mistyped command: the names it was probably meant to be.
         line.getErr().println("Did you mean " + String.join(" or ", u.getSuggestions()) + "?");
       }

@@ -79,6 +79,10 @@ class CommandTreeTest {
     assertThat(err.toString()).startsWith("error: 'lst' is not a command of kvasir\n")
         .contains("Did you mean list").contains("Run 'kvasir help'");
     err.getBuffer().setLength(0);
+    run(err, "version");
+    assertThat(err.toString()).startsWith("error: 'version' is not a command of kvasir\n")
+        .contains("Did you mean --version?").doesNotContain("serve");
+    err.getBuffer().setLength(0);
     run(err, "dag", "lss");
     assertThat(err.toString()).startsWith("error: 'lss' is not a command of kvasir dag\n")
         .contains("Did you mean ls");
