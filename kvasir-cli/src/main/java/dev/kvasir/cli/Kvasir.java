@@ -178,6 +178,9 @@ public final class Kvasir {
     cli.setOut(out);
     cli.setErr(err);
     cli.setCaseInsensitiveEnumValuesAllowed(true);
+    // picocli reads an argument @NAME as the arguments in the file NAME, when there is one: a
+    // string value '@alice' was stored as the text of ./alice, and '@@x' as '@x'.
+    cli.setExpandAtFiles(false);
     cli.setHelpFactory(WordWrappedHelp::new);
     cli.setParameterExceptionHandler((e, args) -> {
       CommandLine line = e.getCommandLine();

@@ -2,11 +2,16 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,6 +75,22 @@ class CommandTreeTest {
         Help.defaultColorScheme(Help.Ansi.OFF));
     assertThat(WordWrappedHelp.WordWrappedTable.lines(text, 10, 8)).map(Object::toString)
         .containsExactly("a", "https://example.com/a/very/long/path", "b");
+  }
+
+  @Test
+  void anArgumentStartingWithAt_isTakenAsWritten_notAsAFileOfArguments(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(dir.resolve("alice"), "surprise");
+    String db = dir.resolve("at.sqlite3").toString();
+    String at = "@" + dir.resolve("alice");
+    assertThat(run(new StringWriter(), "set", "--db", db, "[\"a\"]", at, "--type", "string"))
+        .isZero();
+    assertThat(run(new StringWriter(), "set", "--db", db, "[\"b\"]", "@@x", "--type", "string"))
+        .isZero();
+    try (Kv kv = Kv.open(db)) {
+      assertThat(kv.get(KvKey.of("a")).value()).isEqualTo(at);
+      assertThat(kv.get(KvKey.of("b")).value()).isEqualTo("@@x");
+    }
   }
 
   @Test
