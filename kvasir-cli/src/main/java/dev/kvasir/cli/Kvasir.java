@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -191,6 +192,12 @@ public final class Kvasir {
       line.getErr().println("error: " + (unknownCommand != null ? "'" + unknownCommand
           + "' is not a command of " + line.getCommandSpec().qualifiedName() : e.getMessage())
           + fromEnvironment(e, args));
+      String dashed = e instanceof MissingParameterException ? unknownDashed(line, args) : null;
+      if (dashed != null) {
+        // 'kvasir set KEY -x --type string' said only that VALUE was missing.
+        line.getErr().println("An argument that starts with '-' is read as an option: put --"
+            + " before it to give '" + dashed + "' as a value, and the options before --.");
+      }
       if (unknownCommand != null
           && line.getCommandSpec().findOption("--" + unknownCommand) != null) {
         // 'kvasir version' was taken for a mistyped 'serve'.
@@ -215,6 +222,20 @@ public final class Kvasir {
       return exitCode(e);
     });
     return cli;
+  }
+
+  /** The first argument before {@code --} that looks like an option the command lacks. */
+  private static String unknownDashed(CommandLine line, String[] args) {
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        return null;
+      }
+      if (arg.length() > 1 && arg.startsWith("-") && !arg.matches("-[0-9.].*")
+          && line.getCommandSpec().findOption(arg.split("=", 2)[0]) == null) {
+        return arg;
+      }
+    }
+    return null;
   }
 
   /**

@@ -100,6 +100,10 @@ class CommandTreeTest {
     assertThat(err.toString()).startsWith("error: 'lst' is not a command of kvasir\n")
         .contains("Did you mean list").contains("Run 'kvasir help'");
     err.getBuffer().setLength(0);
+    run(err, "set", "--db", "x.sqlite3", "[\"a\"]", "-x", "--type", "string");
+    assertThat(err.toString()).startsWith("error: Missing required parameter: 'VALUE'\n")
+        .contains("put -- before it to give '-x' as a value");
+    err.getBuffer().setLength(0);
     run(err, "version");
     assertThat(err.toString()).startsWith("error: 'version' is not a command of kvasir\n")
         .contains("Did you mean --version?").doesNotContain("serve");
