@@ -32,10 +32,12 @@ import picocli.CommandLine;
 @Command(name = "shell", mixinStandardHelpOptions = true,
     description = {"An interactive prompt for the other commands on one open database, with"
         + " history (Up/Down, Ctrl-R) and Tab completion of commands and options.",
+        "Arguments are quoted as in a POSIX shell: '[\"users\", \"alice\"]'. A line that"
+            + " starts with # is a comment.",
         "Ctrl-C stops a running watch or listen; Ctrl-D or 'exit' leaves ('quit', sqlite3's"
             + " '.quit' and psql's '\\q' too)."},
     footer = {"", "Example:", "  kvasir shell --db app.sqlite3",
-        "  kvasir> set [\"users\", \"alice\"] '{\"age\": 30}'",
+        "  kvasir> set '[\"users\", \"alice\"]' '{\"age\": 30}'",
         "  kvasir> list --prefix [\"users\"]"})
 final class ShellCommand implements Callable<Integer> {
   @Mixin DatabaseOption db;
@@ -106,6 +108,9 @@ final class ShellCommand implements Callable<Integer> {
         continue; // Ctrl-C at the prompt clears the line
       } catch (EndOfFileException e) {
         break;
+      }
+      if (line.stripLeading().startsWith("#")) {
+        continue; // a comment, as in a shell script
       }
       List<String> words = reader.getParsedLine().words().stream()
           .filter(w -> !w.isEmpty()).toList();

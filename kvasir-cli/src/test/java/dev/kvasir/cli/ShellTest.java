@@ -20,6 +20,7 @@ import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.impl.DumbTerminal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.Command;
 
 /** {@code kvasir shell} on JLine's dumb terminal fed with typed lines. */
 class ShellTest {
@@ -72,6 +73,24 @@ class ShellTest {
           .contains("invalid key");
       assertThat(screen).matches("[0-9a-f]{20}\n");
       assertThat(kv.get(KvKey.of("after")).exists()).isTrue();
+    }
+  }
+
+  @Test
+  void theExamplesOfItsHelp_run_andCommentLinesAreSkipped() throws Exception {
+    // The help's example typed an unquoted key with a space, which the shell splits in two.
+    List<String> typed = new ArrayList<>(List.of("# a script's comment", "  # indented"));
+    for (String line : ShellCommand.class.getAnnotation(Command.class).footer()) {
+      if (line.startsWith("  kvasir> ")) {
+        typed.add(line.substring("  kvasir> ".length()));
+      }
+    }
+    assertThat(typed).hasSizeGreaterThan(2);
+    typed.add("");
+    try (Kv kv = Kv.open(":memory:")) {
+      String screen = session(kv, inMemory(), String.join("\n", typed), false);
+      assertThat(errors.toString()).isEmpty();
+      assertThat(screen).contains("[\"users\", \"alice\"]  {\"age\":30}");
     }
   }
 
