@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -67,6 +69,113 @@ class CommandTreeTest {
     // The synopsis is cut between options only.
     assertThat(commandFor("set").getSubcommands().get("set").getUsageMessage(Help.Ansi.OFF))
         .contains(" [--db-option=NAME=VALUE[,NAME=VALUE...]]... KEY VALUE");
+  }
+
+  @Test
+  void everyExampleOfTheHelp_parses() {
+    List<String> refused = new ArrayList<>();
+    int parsed = 0;
+    for (CommandLine command : all(commandLine(new StringWriter()))) {
+      String examples = String.join("\n", command.getCommandSpec().usageMessage().footer())
+          .replace(" \\\n", " ");
+      for (String line : examples.lines().filter(l -> l.startsWith("  ")).toList()) {
+        for (List<String> args : kvasirCommands(line)) {
+          String[] argv = args.toArray(String[]::new);
+          try {
+            commandFor(argv).parseArgs(argv);
+            parsed++;
+          } catch (CommandLine.ParameterException e) {
+            refused.add(line.strip() + ": " + e.getMessage());
+          }
+        }
+      }
+    }
+    assertThat(refused).isEmpty();
+    assertThat(parsed).isGreaterThan(60);
+  }
+
+  @Test
+  void everyCommandLine_inTheCodeBlocksOfTheReadmeAndTheDocs_parses() throws IOException {
+    List<Path> pages = new ArrayList<>(List.of(Path.of("..", "README.md")));
+    try (Stream<Path> docs = Files.list(Path.of("..", "docs"))) {
+      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+    }
+    List<String> refused = new ArrayList<>();
+    int parsed = 0;
+    for (Path page : pages) {
+      boolean code = false;
+      for (String line : Files.readString(page).replace(" \\\n", " ").lines().toList()) {
+        if (line.strip().startsWith("```")) {
+          code = !code;
+        } else if (code) {
+          for (List<String> args : kvasirCommands(line)) {
+            String[] argv = args.toArray(String[]::new);
+            try {
+              commandFor(argv).parseArgs(argv);
+              parsed++;
+            } catch (CommandLine.ParameterException e) {
+              refused.add(page.getFileName() + ": " + line.strip() + ": " + e.getMessage());
+            }
+          }
+        }
+      }
+    }
+    assertThat(refused).isEmpty();
+    assertThat(parsed).isGreaterThan(20);
+  }
+
+  /**
+   * The arguments of each {@code kvasir} command on an example line, split as a POSIX shell
+   * splits them, without a leading assignment, a redirection or a comment.
+   */
+  private static List<List<String>> kvasirCommands(String line) {
+    List<String> words = new ArrayList<>();
+    StringBuilder word = null;
+    char quote = 0;
+    for (char c : line.toCharArray()) {
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        } else {
+          word.append(c);
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+        word = word == null ? new StringBuilder() : word;
+      } else if (Character.isWhitespace(c)) {
+        if (word != null) {
+          words.add(word.toString());
+          word = null;
+        }
+      } else {
+        word = (word == null ? new StringBuilder() : word).append(c);
+      }
+    }
+    if (word != null) {
+      words.add(word.toString());
+    }
+    List<List<String>> commands = new ArrayList<>();
+    List<String> current = null;
+    boolean commandStarts = true; // the next word names a program
+    for (int i = 0; i < words.size(); i++) {
+      String w = words.get(i);
+      if (w.equals("|") || w.equals("&&")) {
+        current = null;
+        commandStarts = true;
+      } else if (w.startsWith("#")) {
+        break;
+      } else if (w.equals("<") || w.equals(">")) {
+        i++; // and the file
+      } else if (current != null) {
+        current.add(w);
+      } else if (commandStarts && (w.equals("kvasir") || w.endsWith("/kvasir"))) {
+        current = new ArrayList<>();
+        commands.add(current);
+      } else if (!w.matches("[A-Z_][A-Z0-9_]*=.*")) {
+        commandStarts = false; // another program, or words that are not a command line
+      }
+    }
+    return commands;
   }
 
   @Test
