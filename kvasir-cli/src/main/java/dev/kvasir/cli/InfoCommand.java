@@ -62,7 +62,7 @@ final class InfoCommand extends DbCommand {
     if (json) {
       out().println(Render.text(info));
     } else {
-      info.fields().forEachRemaining(f -> out().println(f.getKey() + ": "
+      info.properties().forEach(f -> out().println(f.getKey() + ": "
           + (f.getValue().isNull() ? "(none)" : f.getValue().asText())));
     }
     return listing.exitCode(false);

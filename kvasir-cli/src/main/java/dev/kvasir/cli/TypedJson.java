@@ -226,7 +226,7 @@ final class TypedJson {
   /** A JS object, its properties in the order given. */
   private static Map<String, Object> object(JsonNode json) {
     Map<String, Object> out = new LinkedHashMap<>();
-    json.fields().forEachRemaining(e -> out.put(e.getKey(), value(e.getValue())));
+    json.properties().forEach(e -> out.put(e.getKey(), value(e.getValue())));
     return out;
   }
 

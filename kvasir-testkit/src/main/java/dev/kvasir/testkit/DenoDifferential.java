@@ -303,7 +303,7 @@ public final class DenoDifferential {
       }
       default -> {
         Map<String, Object> object = new LinkedHashMap<>();
-        x.fields().forEachRemaining(f -> object.put(f.getKey(), value(f.getValue())));
+        x.properties().forEach(f -> object.put(f.getKey(), value(f.getValue())));
         yield object;
       }
     };
