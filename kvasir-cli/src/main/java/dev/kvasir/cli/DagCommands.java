@@ -47,7 +47,9 @@ final class DagCommands {
 
   @Command(name = "put", mixinStandardHelpOptions = true,
       description = "Put a value under a key and print the new root.",
-      footer = {"", "Examples:", "  kvasir dag put fruit/apple red       # stores \"red\" as a raw block", "  kvasir dag put fruit/pear --cid bafkrei…",
+      footer = {"", "Examples:",
+          "  kvasir dag put fruit/apple red       # stores \"red\" as a raw block",
+          "  kvasir dag put fruit/pear --cid bafkrei…",
           "  kvasir dag put photo --file cat.jpg"})
   static final class Put extends Base {
     @Parameters(index = "0", paramLabel = "KEY", description = "Any string, e.g. fruit/apple.")
