@@ -118,13 +118,16 @@ final class ConnectHandler extends Handler.Abstract {
   private final BodyMemory memory;
   private final QueueGateway queues;
   private final AtomicInteger inFlight = new AtomicInteger();
+  /** Whether the server takes no writes at all, whatever its tokens allow. */
+  private final boolean readOnly;
   private volatile boolean stopping;
 
-  ConnectHandler(KvEngine engine, Supplier<List<AccessToken>> tokens, UUID databaseId,
-      Set<Integer> versions,
+  ConnectHandler(KvEngine engine, Supplier<List<AccessToken>> tokens, boolean readOnly,
+      UUID databaseId, Set<Integer> versions,
       Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline,
       BodyMemory memory, QueueGateway queues, Consumer<Boolean> onCommit) {
     super(InvocationType.NON_BLOCKING); // nothing below waits on Jetty's thread: see offload
+    this.readOnly = readOnly;
     this.onCommit = onCommit;
     this.queues = queues;
     this.watchLimits = watchLimits;
@@ -396,6 +399,15 @@ final class ConnectHandler extends Handler.Abstract {
     return new Refused(403, "This access token may not " + what + ".");
   }
 
+  /**
+   * Why a read-only token may not write or take messages: a server that serves for reading only
+   * says so, rather than send its user to check a token that is not the reason.
+   */
+  private Refused forbiddenToReadOnly(String what) {
+    return readOnly ? new Refused(403, "This server serves reads only: it may not " + what
+        + " for any token.") : forbidden(what);
+  }
+
   private void checkDatabaseId(Request request) throws Refused {
     String id = request.getHeaders().get("x-denokv-database-id");
     if (id == null) {
@@ -593,9 +605,9 @@ final class ConnectHandler extends Handler.Abstract {
   }
 
   /** A read-only token writes nothing; a scoped one only keys under its prefixes. */
-  private static void authorizeWrite(AccessToken token, AtomicWrite write) throws Refused {
+  private void authorizeWrite(AccessToken token, AtomicWrite write) throws Refused {
     if (token.readOnly()) {
-      throw forbidden("write");
+      throw forbiddenToReadOnly("write");
     }
     if (!token.prefixes().isEmpty() && !write.enqueues().isEmpty()) {
       throw forbidden("enqueue messages, which lie outside any key prefix");
@@ -711,9 +723,9 @@ final class ConnectHandler extends Handler.Abstract {
   }
 
   /** Queue messages belong to no key: only a token that may read and write everything. */
-  private static void requireQueueAccess(AccessToken token) throws Refused {
+  private void requireQueueAccess(AccessToken token) throws Refused {
     if (token.readOnly()) {
-      throw forbidden("take queue messages");
+      throw forbiddenToReadOnly("take queue messages");
     }
     if (!token.prefixes().isEmpty()) {
       throw forbidden("take queue messages, which lie outside any key prefix");

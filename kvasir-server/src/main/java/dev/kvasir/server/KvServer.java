@@ -129,7 +129,7 @@ public final class KvServer implements AutoCloseable {
   private static ConnectHandler newConnectHandler(Builder b, Consumer<Boolean> onCommit) {
     Supplier<List<AccessToken>> tokens = !b.readOnly ? b.tokens
         : () -> b.tokens.get().stream().map(AccessToken::readOnlyCopy).toList();
-    return new ConnectHandler(b.engine, tokens, b.databaseId, b.protocolVersions,
+    return new ConnectHandler(b.engine, tokens, b.readOnly, b.databaseId, b.protocolVersions,
         b.metadataLifetime, new WatchLimits(b.maxWatches,
             Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline,
         new BodyMemory(b.maxBodyMemory),

@@ -140,6 +140,24 @@ class ScopedTokensTest {
   }
 
   @Test
+  void aReadOnlyServer_refusesEveryWriteOfAFullToken_sayingThatItIsTheServer() {
+    // It said "This access token may not write.", and its user went to check the token.
+    try (KvServer replica = KvServer.builder(engine).accessTokens(tokens::get).readOnly(true)
+        .port(0).start();
+        Kv admin = Kv.open(replica.url(), KvOptions.defaults().with("accessToken", ADMIN)
+            .with("remote.maxRetries", "0"))) {
+      assertThat(admin.get(KvKey.of("config", "mode")).value()).isEqualTo("strict");
+      for (Consumer<Kv> write : writes(KvKey.of("users", "bob"))) {
+        assertThatThrownBy(() -> write.accept(admin)).isInstanceOf(RemoteException.class)
+            .hasMessageContaining("status=403")
+            .hasMessageContaining("This server serves reads only: it may not write for any"
+                + " token.");
+      }
+    }
+    assertUnchanged();
+  }
+
+  @Test
   void tokens_rotateWithoutARestart() {
     try (Kv admin = client(ADMIN)) {
       admin.get(KvKey.of("n"));
