@@ -22,25 +22,40 @@ final class CommitLog {
     static final Outcome NOT_APPLIED = new Outcome(true, false, 0);
   }
 
+  /**
+   * Finds out what became of the commit, trying until {@code deadlineNanos}. An interrupt waits
+   * until it is known, as for a commit under way (docs/atomic.md §9): it is set aside meanwhile,
+   * since the pool hands out no connection to an interrupted thread, and set again after.
+   */
   static Outcome find(Database db, Sql sql, UUID commitId, Tx.Backend backend,
       long deadlineNanos) {
-    for (int tries = 0; ; tries++) {
-      try (Connection c = db.connection()) {
-        boolean ended = backend == null || terminate(c, backend);
-        try (PreparedStatement p = c.prepareStatement(sql.findCommit)) {
-          p.setObject(1, commitId, Types.OTHER);
-          try (ResultSet r = p.executeQuery()) {
-            if (r.next()) {
-              return new Outcome(true, true, r.getLong(1));
+    boolean interrupted = Thread.interrupted();
+    try {
+      for (int tries = 0; ; tries++) {
+        try (Connection c = db.connection()) {
+          boolean ended = backend == null || terminate(c, backend);
+          try (PreparedStatement p = c.prepareStatement(sql.findCommit)) {
+            p.setObject(1, commitId, Types.OTHER);
+            try (ResultSet r = p.executeQuery()) {
+              if (r.next()) {
+                return new Outcome(true, true, r.getLong(1));
+              }
             }
           }
+          return ended ? Outcome.NOT_APPLIED : Outcome.UNKNOWN;
+        } catch (SQLException e) {
+          if (Database.classify(e) == Database.Failure.OTHER
+              || System.nanoTime() >= deadlineNanos) {
+            return Outcome.UNKNOWN;
+          }
+          if (!Database.pause(tries)) {
+            interrupted = Thread.interrupted(); // set aside again; the next try comes at once
+          }
         }
-        return ended ? Outcome.NOT_APPLIED : Outcome.UNKNOWN;
-      } catch (SQLException e) {
-        if (Database.classify(e) == Database.Failure.OTHER || System.nanoTime() >= deadlineNanos) {
-          return Outcome.UNKNOWN;
-        }
-        Database.backoff(tries);
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }

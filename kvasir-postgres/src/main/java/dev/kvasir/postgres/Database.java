@@ -301,12 +301,25 @@ final class Database implements AutoCloseable {
   }
 
   static void backoff(int tries) {
+    if (!pause(tries)) {
+      throw new KvException("interrupted while waiting to retry",
+          new InterruptedException());
+    }
+  }
+
+  /**
+   * Waits before retry {@code tries + 1}: jittered, growing to half a second.
+   *
+   * @return false, with the interrupt set again, if the thread was interrupted meanwhile
+   */
+  static boolean pause(int tries) {
     long cap = Math.min(500, 10L << Math.min(tries, 6));
     try {
       Thread.sleep(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));
+      return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new KvException("interrupted while waiting to retry", e);
+      return false;
     }
   }
 

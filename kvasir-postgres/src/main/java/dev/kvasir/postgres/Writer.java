@@ -143,7 +143,10 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
           break;
         }
         db.retried("commit", Database.Failure.CONNECTION, u.cause, tries);
-        Database.backoff(tries++); // not applied: run it again
+        if (!Database.pause(tries++)) { // not applied: run it again, unless interrupted
+          failAll(active, interruptedBeforeRetry(u.cause));
+          break;
+        }
       } catch (SQLException e) {
         Database.Failure kind = Database.classify(e);
         if (kind == Database.Failure.CONNECTION) {
@@ -165,12 +168,27 @@ final class Writer extends CommitThread<Writer.Pending<?>> {
           break;
         }
         db.retried("commit", kind, e, tries);
-        Database.backoff(tries++);
+        if (!Database.pause(tries++)) {
+          failAll(active, interruptedBeforeRetry(e));
+          break;
+        }
       } catch (RuntimeException e) {
         failAll(active, e);
         break;
       }
     }
+  }
+
+  /**
+   * For commits a failure did not apply, whose thread was interrupted before running them again
+   * (a caller committing on its own thread): runBatch must not throw (docs/atomic.md §9).
+   */
+  private KvException interruptedBeforeRetry(SQLException cause) {
+    KvException e = new KvException("interrupted before running the commit again on "
+        + db.where() + " (" + Database.explain(cause) + "): nothing was applied",
+        new InterruptedException());
+    e.addSuppressed(cause);
+    return e;
   }
 
   private static void failAll(List<Pending<?>> active, RuntimeException e) {

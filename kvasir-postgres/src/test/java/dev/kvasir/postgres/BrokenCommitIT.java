@@ -14,6 +14,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -116,6 +118,59 @@ class BrokenCommitIT {
       assertThat(kv.get(KvKey.of("once")).value()).isEqualTo("z");
       assertThat(count(admin, "select count(*) from " + schema + ".queue")).as("enqueued once")
           .isOne();
+    }
+  }
+
+  /**
+   * The caller is interrupted while its commit waits at the server, and then the connection
+   * breaks. The writer must still find out whether the commit happened (ending the orphaned
+   * server process, which would otherwise commit once the lock is free) and say so: before, it
+   * could not take a connection from the pool with the interrupt set and threw "interrupted while
+   * waiting to retry", while the orphan went on to commit.
+   */
+  @Test
+  void interruptedCaller_whoseConnectionBreaksMidCommit_isToldTheTruth() throws Exception {
+    String schema = TestPostgres.freshSchema("broken");
+    try (CuttableProxy proxy = new CuttableProxy(serverPort());
+        Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
+            + schema + "&retryTimeoutMs=5000");
+        Connection admin = TestPostgres.admin()) {
+      kv.set(KvKey.of("warm"), 0);
+      admin.setAutoCommit(false);
+      try (Statement s = admin.createStatement()) {
+        s.execute("select version from " + schema + ".data_version for update");
+      }
+      AtomicReference<Object> outcome = new AtomicReference<>();
+      AtomicBoolean stillInterrupted = new AtomicBoolean();
+      Thread caller = new Thread(() -> { // alone, so it commits on its own thread
+        try {
+          outcome.set(kv.atomic().set(KvKey.of("once"), "x").enqueue("message").commit());
+        } catch (RuntimeException e) {
+          outcome.set(e);
+        }
+        stillInterrupted.set(Thread.currentThread().isInterrupted());
+      });
+      caller.start();
+      TestPostgres.awaitKvasirWaitingForALock(admin);
+      caller.interrupt();
+      proxy.cutClients();
+      Thread.sleep(200);
+      admin.commit(); // releases the lock: an orphaned transaction would commit now
+      caller.join(TimeUnit.SECONDS.toMillis(20));
+      assertThat(caller.isAlive()).isFalse();
+      Thread.sleep(500); // time for an orphan to commit
+      Object value = kv.get(KvKey.of("once")).value();
+      long queued = count(admin, "select count(*) from " + schema + ".queue");
+      if (outcome.get() instanceof CommitResult result) {
+        assertThat(result.ok()).isTrue();
+        assertThat(value).isEqualTo("x");
+        assertThat(queued).isOne();
+      } else {
+        assertThat((Throwable) outcome.get()).hasMessageContaining("nothing was applied");
+        assertThat(value).as("told nothing was applied").isNull();
+        assertThat(queued).isZero();
+      }
+      assertThat(stillInterrupted).as("the interrupt stays set for the caller").isTrue();
     }
   }
 
