@@ -283,6 +283,8 @@ final class ServeCommand implements Callable<Integer> {
     Thread hook = new Thread(() -> {
       server.close();
       engine.close();
+      err.println("stopped"); // as after SIGTERM, so that the log says why it ended
+      err.flush();
     }, "kvasir-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     printBanner(out, err, served, server, tokenNote);

@@ -66,6 +66,35 @@ class ServeIT {
   }
 
   @Test
+  void serve_stoppedBySighup_closesItsDatabase_andSaysSo() throws Exception {
+    // SIGHUP (a closed terminal, or an operator used to servers that reload on it) ended the
+    // server through the JVM's shutdown without a word: the log did not say that it stopped.
+    Path file = dir.resolve("hup.sqlite3");
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+        .toString(), "-jar", Jar.JAR.toString(), "serve", "--path", file.toString(), "--port",
+        "0", "--access-token", "hup-token-0123456789").directory(dir.toFile())
+        .redirectErrorStream(true).start();
+    started.add(p);
+    Banner banner = Banner.read(p, Pattern.compile(" at (http://127\\.0\\.0\\.1:\\d+)$"));
+    assertThat(banner.url()).as("%s", banner.lines()).isNotNull();
+    try (Kv kv = Kv.open(banner.url(), KvOptions.defaults().with("accessToken",
+        "hup-token-0123456789"))) {
+      kv.set(KvKey.of("hup"), 1);
+    }
+    assertThat(new ProcessBuilder("kill", "-HUP", Long.toString(p.pid())).start().waitFor())
+        .isZero();
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isEqualTo(128 + 1);
+    assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip())
+        .isEqualTo("stopped");
+    assertThat(dir.resolve("hup.sqlite3-wal")).as("closed: the last close checkpoints")
+        .doesNotExist();
+    try (Kv kv = Kv.open(file.toString())) {
+      assertThat(kv.get(KvKey.of("hup")).value()).isEqualTo(1.0);
+    }
+  }
+
+  @Test
   void serve_inADirectoryItMayNotWrite_saysWhereTheGeneratedTokenCouldNotGo() throws Exception {
     // It said only "error: /srv/kvasir-access-token.new", the file written aside.
     Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
