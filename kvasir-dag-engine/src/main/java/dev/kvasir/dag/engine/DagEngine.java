@@ -127,7 +127,8 @@ public final class DagEngine extends RulebookEngine {
     }
     Instant time;
     try {
-      time = Instant.parse(at);
+      // A space between date and time, as SQL and RFC 3339 write it, is taken for the 'T'.
+      time = Instant.parse(at.replaceFirst("^(\\d{4}-\\d{2}-\\d{2}) ", "$1T"));
     } catch (DateTimeParseException e) {
       throw new KvArgumentException("at=" + at + " is not a versionstamp (20 hex digits), a"
           + " commit CID or an ISO-8601 instant such as 2026-11-23T10:15:30Z");

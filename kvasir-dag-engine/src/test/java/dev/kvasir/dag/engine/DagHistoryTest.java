@@ -12,6 +12,8 @@ import dev.kvasir.dag.store.CorruptBlockException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,10 @@ class DagHistoryTest {
       kv.set(KvKey.of("k"), 42);
     }
     assertThat(valueAt("dag:" + db() + "?at=" + between)).isEqualTo(2);
+    // With a space for the 'T', as SQL writes it, and with an offset instead of Z.
+    assertThat(valueAt("dag:" + db() + "?at=" + between.replace('T', ' '))).isEqualTo(2);
+    assertThat(valueAt("dag:" + db() + "?at=" + OffsetDateTime.parse(between)
+        .withOffsetSameInstant(ZoneOffset.ofHours(2)))).isEqualTo(2);
     assertThat(valueAt("dag:" + db())).isEqualTo(42);
   }
 
