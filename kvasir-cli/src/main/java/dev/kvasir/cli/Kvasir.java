@@ -287,7 +287,8 @@ public final class Kvasir {
         || e instanceof DagException || e instanceof IOException
         || e instanceof UnsupportedOperationException
         || e instanceof UncheckedIOException) {
-      return e.getMessage();
+      // The client's limit is the command's --timeout (DatabaseOption), by the option's name.
+      return e.getMessage().replace("(remote.deadlineMs reached)", "(--timeout reached)");
     }
     return e.toString(); // unexpected: the type helps whoever reads the report
   }
