@@ -3,6 +3,7 @@ package dev.kvasir.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -52,6 +53,15 @@ final class FileMoves {
       sync(partial);
       replace(partial, target);
       return result;
+    } catch (FileSystemException failed) {
+      if (partial.toString().equals(failed.getFile()) && Files.notExists(partial)) {
+        // The file aside could not be made (a read-only file system, a directory this user may
+        // not write): said of the partial file, the error named a file the user never gave.
+        throw new FileSystemException(target.toString(), null, "cannot create files in " + dir
+            + ": " + FileErrors.reason(failed));
+      }
+      Files.deleteIfExists(partial);
+      throw failed;
     } catch (Throwable failed) {
       Files.deleteIfExists(partial);
       throw failed;
