@@ -16,7 +16,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -103,8 +106,26 @@ final class BlockLog implements Blockstore, AutoCloseable {
         throw e;
       }
     } catch (IOException e) {
-      throw new KvException("cannot open KV/DAG database " + dir + ": " + e.getMessage(), e);
+      throw new KvException("cannot open KV/DAG database " + dir + ": " + why(e, dir), e);
     }
+  }
+
+  /**
+   * Why {@code e} failed, naming its file unless it is {@code dir}: Java's own message named the
+   * directory twice ("… database ro/b: ro/b: Read-only file system"), and a missing file not at
+   * all.
+   */
+  private static String why(IOException e, Path dir) {
+    if (!(e instanceof FileSystemException f)) {
+      return e.getMessage();
+    }
+    String reason = f.getReason() != null ? f.getReason()
+        : f instanceof NoSuchFileException ? "no such file or directory"
+        : f instanceof AccessDeniedException ? "permission denied"
+        : f.getClass().getSimpleName();
+    return f.getFile() == null
+        || Path.of(f.getFile()).toAbsolutePath().equals(dir.toAbsolutePath()) ? reason
+        : f.getFile() + ": " + reason;
   }
 
   private static BlockLog load(Path file, FileChannel channel, WriterLock lock)

@@ -79,6 +79,19 @@ class DagHistoryTest {
   }
 
   @Test
+  void aDirectoryThatCannotBeMade_isNamedOnce_withTheReason() throws Exception {
+    // Java's own message named it twice and gave no reason for a missing file:
+    // "cannot open KV/DAG database /proc/x: /proc/x".
+    Path file = Files.createFile(dir.resolve("a-file"));
+    assertThatThrownBy(() -> Kv.open("dag:" + file.resolve("db")))
+        .isInstanceOf(KvException.class)
+        .hasMessage("cannot open KV/DAG database " + file.resolve("db") + ": Not a directory");
+    assertThatThrownBy(() -> Kv.open("dag:/proc/kvasir-dag-test"))
+        .isInstanceOf(KvException.class).hasMessage(
+            "cannot open KV/DAG database /proc/kvasir-dag-test: no such file or directory");
+  }
+
+  @Test
   void aPastState_refusesWrites_andBadAtsAreNamed() {
     List<Versionstamp> stamps = writeCommits(2);
     try (Kv kv = Kv.open("dag:" + db() + "?at=" + stamps.get(0))) {
