@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.engine.FileErrorReason;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -70,7 +71,7 @@ final class ConfigFile {
       return p;
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the configuration file " + file + ": "
-          + FileErrors.reason(e), e);
+          + FileErrorReason.of(e), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.engine.FileErrorReason;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.FileChannel;
@@ -58,7 +59,7 @@ final class FileMoves {
         // The file aside could not be made (a read-only file system, a directory this user may
         // not write): said of the partial file, the error named a file the user never gave.
         throw new FileSystemException(target.toString(), null, "cannot create files in " + dir
-            + ": " + FileErrors.reason(failed));
+            + ": " + FileErrorReason.of(failed));
       }
       Files.deleteIfExists(partial);
       throw failed;

@@ -8,6 +8,7 @@ import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.ShardLimitException;
 import dev.kvasir.dag.cbor.DagCborException;
 import dev.kvasir.dag.cid.CidFormatException;
+import dev.kvasir.engine.FileErrorReason;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -281,7 +282,7 @@ public final class Kvasir {
   private static String message(Exception e) {
     Throwable file = e instanceof UncheckedIOException u ? u.getCause() : e;
     if (file instanceof FileSystemException f && f.getFile() != null) {
-      return "cannot use " + f.getFile() + ": " + FileErrors.reason(f);
+      return "cannot use " + f.getFile() + ": " + FileErrorReason.of(f);
     }
     if (e instanceof KvException || e instanceof Failure || e instanceof IllegalArgumentException
         || e instanceof DagException || e instanceof IOException

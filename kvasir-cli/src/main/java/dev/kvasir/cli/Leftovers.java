@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.engine.FileErrorReason;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.DirectoryStream;
@@ -60,12 +61,12 @@ final class Leftovers {
           }
         } catch (IOException e) {
           err.println("warning: cannot remove " + named + ", left by an earlier run: "
-              + FileErrors.reason(e));
+              + FileErrorReason.of(e));
         }
       }
     } catch (IOException e) {
       err.println("warning: cannot look for what earlier runs left beside " + target + ": "
-          + FileErrors.reason(e));
+          + FileErrorReason.of(e));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.engine.FileErrorReason;
 import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ final class Secrets {
       return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the " + what + " from " + file + ": "
-          + FileErrors.reason(e), e);
+          + FileErrorReason.of(e), e);
     }
   }
 

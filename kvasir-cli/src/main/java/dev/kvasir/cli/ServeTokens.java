@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.engine.FileErrorReason;
 import dev.kvasir.server.KvServer;
 import java.io.Console;
 import java.io.IOException;
@@ -87,7 +88,7 @@ final class ServeTokens {
     } catch (IOException e) {
       // Java's message was the path of the file written aside alone.
       throw new IOException("cannot write the generated access token to " + file + ": "
-          + FileErrors.reason(e) + "; give the server a token (--access-token-file FILE,"
+          + FileErrorReason.of(e) + "; give the server a token (--access-token-file FILE,"
           + " KVASIR_ACCESS_TOKEN) or start it in a directory it may write", e);
     }
     return "Access token (generated): in " + file + ", readable only by this user";

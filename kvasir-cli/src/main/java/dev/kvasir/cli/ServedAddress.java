@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.engine.FileErrorReason;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -96,7 +97,7 @@ record ServedAddress(URI url, List<X509Certificate> certificates) {
 
   private static IllegalArgumentException unreadable(Path file, String option, Exception e) {
     return new IllegalArgumentException("cannot read the server's certificate " + file + " ("
-        + option + "): " + (e instanceof IOException io ? FileErrors.reason(io) : e.getMessage()),
+        + option + "): " + (e instanceof IOException io ? FileErrorReason.of(io) : e.getMessage()),
         e);
   }
 }

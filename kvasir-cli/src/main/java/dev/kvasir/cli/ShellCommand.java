@@ -1,6 +1,7 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
+import dev.kvasir.engine.FileErrorReason;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -161,7 +162,7 @@ final class ShellCommand implements Callable<Integer> {
       }
     } catch (IOException e) {
       err.println("warning: the command history is not kept: cannot write " + file + ": "
-          + FileErrors.reason(e) + " (--history FILE keeps it elsewhere)");
+          + FileErrorReason.of(e) + " (--history FILE keeps it elsewhere)");
       return null;
     }
   }

@@ -1,6 +1,7 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.KvKey;
+import dev.kvasir.engine.FileErrorReason;
 import dev.kvasir.server.AccessToken;
 import dev.kvasir.spi.RawKey;
 import java.io.IOException;
@@ -81,7 +82,7 @@ final class TokensFile implements Supplier<List<AccessToken>> {
 
   private IllegalArgumentException unreadable(IOException e) {
     return new IllegalArgumentException("cannot read the tokens file " + file + ": "
-        + FileErrors.reason(e), e);
+        + FileErrorReason.of(e), e);
   }
 
   private List<AccessToken> parse(List<String> lines) {

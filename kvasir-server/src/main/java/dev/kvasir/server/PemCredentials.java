@@ -1,5 +1,6 @@
 package dev.kvasir.server;
 
+import dev.kvasir.engine.FileErrorReason;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -164,7 +165,7 @@ final class PemCredentials {
     try {
       return Files.readString(file, StandardCharsets.US_ASCII);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException("cannot read " + file + ": " + FileErrorReason.of(e), e);
     }
   }
 

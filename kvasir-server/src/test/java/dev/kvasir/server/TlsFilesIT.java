@@ -113,6 +113,9 @@ class TlsFilesIT {
         .hasMessageContaining("holds no PEM private key");
     assertThatThrownBy(() -> PemCredentials.load(a.key(), a.key()))
         .hasMessageContaining("holds no PEM certificate");
+    Path missing = dir.resolve("missing.pem"); // said "cannot read F: F", the path twice
+    assertThatThrownBy(() -> PemCredentials.load(missing, a.key()))
+        .hasMessage("cannot read " + missing + ": no such file or directory");
     assertThatThrownBy(() -> KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
         .tlsPem(a.chain(), b.key()).start())
         .hasMessageContaining("does not belong");

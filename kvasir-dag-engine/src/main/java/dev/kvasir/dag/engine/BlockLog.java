@@ -6,6 +6,7 @@ import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.CorruptBlockException;
+import dev.kvasir.engine.FileErrorReason;
 import dev.kvasir.engine.OpenedFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -16,10 +17,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -119,10 +118,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
     if (!(e instanceof FileSystemException f)) {
       return e.getMessage();
     }
-    String reason = f.getReason() != null ? f.getReason()
-        : f instanceof NoSuchFileException ? "no such file or directory"
-        : f instanceof AccessDeniedException ? "permission denied"
-        : f.getClass().getSimpleName();
+    String reason = FileErrorReason.of(f);
     return f.getFile() == null
         || Path.of(f.getFile()).toAbsolutePath().equals(dir.toAbsolutePath()) ? reason
         : f.getFile() + ": " + reason;

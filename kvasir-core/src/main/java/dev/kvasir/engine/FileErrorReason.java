@@ -1,0 +1,40 @@
+package dev.kvasir.engine;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+
+/**
+ * Why a file operation failed, in the words of the C library's messages, without the file's
+ * name: the caller names the file once. Java's message for a missing file is its path alone, so
+ * "cannot read cert.pem: cert.pem" said nothing, and other messages repeat the path.
+ */
+public final class FileErrorReason {
+  private FileErrorReason() {}
+
+  /** The operating system's reason for {@code e} ("Read-only file system", "permission denied"). */
+  public static String of(IOException e) {
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    if (e instanceof NoSuchFileException) {
+      return "no such file or directory";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof NotDirectoryException) {
+      return "not a directory";
+    }
+    if (e instanceof FileAlreadyExistsException) {
+      return "already exists";
+    }
+    if (e instanceof FileSystemException) {
+      return e.getClass().getSimpleName();
+    }
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+  }
+}
