@@ -1,6 +1,6 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.engine.FileErrorReason;
+import dev.kvasir.base.FileErrorReason;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.FileChannel;

@@ -2,13 +2,13 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.ShardLimitException;
 import dev.kvasir.dag.cbor.DagCborException;
 import dev.kvasir.dag.cid.CidFormatException;
-import dev.kvasir.engine.FileErrorReason;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.engine.FileErrorReason;
+import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.spi.EngineProvider;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.kvasir.cli;
 
-import dev.kvasir.engine.FileErrorReason;
+import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.server.KvServer;
 import java.io.Console;
 import java.io.IOException;

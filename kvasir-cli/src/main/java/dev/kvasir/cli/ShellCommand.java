@@ -1,7 +1,7 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
-import dev.kvasir.engine.FileErrorReason;
+import dev.kvasir.base.FileErrorReason;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;

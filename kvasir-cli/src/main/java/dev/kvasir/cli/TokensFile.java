@@ -1,7 +1,7 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.KvKey;
-import dev.kvasir.engine.FileErrorReason;
+import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.server.AccessToken;
 import dev.kvasir.spi.RawKey;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.kvasir.server;
 
-import dev.kvasir.engine.FileErrorReason;
+import dev.kvasir.base.FileErrorReason;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigInteger;

@@ -1,12 +1,12 @@
 package dev.kvasir.dag.engine;
 
+import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.CorruptBlockException;
-import dev.kvasir.engine.FileErrorReason;
 import dev.kvasir.engine.OpenedFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package dev.kvasir.engine;
+package dev.kvasir.base;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
