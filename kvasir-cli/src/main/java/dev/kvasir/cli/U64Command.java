@@ -18,6 +18,8 @@ import picocli.CommandLine.TypeConversionException;
  * value read right after (another writer may have moved it on since).
  */
 abstract class U64Command extends DbCommand {
+  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
+
   @Parameters(index = "0", paramLabel = "KEY", description = "Its value is a KvU64, or none.")
   KvKey key;
 
@@ -28,8 +30,6 @@ abstract class U64Command extends DbCommand {
   @Option(names = "--json", description = "Print the entry read after the commit as"
       + " {\"key\",\"value\",\"versionstamp\"}, as get --json does.")
   boolean json;
-
-  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
 
   abstract void apply(AtomicOperation op, KvU64 operand);
 
