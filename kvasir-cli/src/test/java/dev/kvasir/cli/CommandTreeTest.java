@@ -81,15 +81,7 @@ class CommandTreeTest {
       String examples = String.join("\n", command.getCommandSpec().usageMessage().footer())
           .replace(" \\\n", " ");
       for (String line : examples.lines().filter(l -> l.startsWith("  ")).toList()) {
-        for (List<String> args : kvasirCommands(line)) {
-          String[] argv = args.toArray(String[]::new);
-          try {
-            commandFor(argv).parseArgs(argv);
-            parsed++;
-          } catch (CommandLine.ParameterException e) {
-            refused.add(line.strip() + ": " + e.getMessage());
-          }
-        }
+        parsed += parseEach(line, "", refused);
       }
     }
     assertThat(refused).isEmpty();
@@ -110,20 +102,32 @@ class CommandTreeTest {
         if (line.strip().startsWith("```")) {
           code = !code;
         } else if (code) {
-          for (List<String> args : kvasirCommands(line)) {
-            String[] argv = args.toArray(String[]::new);
-            try {
-              commandFor(argv).parseArgs(argv);
-              parsed++;
-            } catch (CommandLine.ParameterException e) {
-              refused.add(page.getFileName() + ": " + line.strip() + ": " + e.getMessage());
-            }
-          }
+          parsed += parseEach(line, page.getFileName() + ": ", refused);
         }
       }
     }
     assertThat(refused).isEmpty();
     assertThat(parsed).isGreaterThan(20);
+  }
+
+  /**
+   * Parses each {@code kvasir} command on {@code line}, adding those refused to {@code refused}
+   * (after {@code where}, with picocli's reason).
+   *
+   * @return how many parsed
+   */
+  private static int parseEach(String line, String where, List<String> refused) {
+    int parsed = 0;
+    for (List<String> args : kvasirCommands(line)) {
+      String[] argv = args.toArray(String[]::new);
+      try {
+        commandFor(argv).parseArgs(argv);
+        parsed++;
+      } catch (CommandLine.ParameterException e) {
+        refused.add(where + line.strip() + ": " + e.getMessage());
+      }
+    }
+    return parsed;
   }
 
   /**

@@ -31,6 +31,20 @@ class BrokenCommitIT {
     return Integer.parseInt(url.substring(url.lastIndexOf(':') + 1, url.lastIndexOf('/')));
   }
 
+  /** The engine on {@code schema}, through {@code proxy}, with the URL's other parameters. */
+  private static Kv open(CuttableProxy proxy, String schema, String parameters) {
+    return Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
+        + schema + parameters);
+  }
+
+  /** Takes the lock every commit waits for, in {@code admin}'s open transaction. */
+  private static void holdCommitOrderLock(Connection admin, String schema) throws Exception {
+    admin.setAutoCommit(false);
+    try (Statement s = admin.createStatement()) {
+      s.execute("select version from " + schema + ".data_version for update");
+    }
+  }
+
   private static long count(Connection admin, String sql) throws Exception {
     try (Statement s = admin.createStatement(); ResultSet r = s.executeQuery(sql)) {
       r.next();
@@ -92,14 +106,10 @@ class BrokenCommitIT {
       throws Exception {
     String schema = TestPostgres.freshSchema("broken");
     try (CuttableProxy proxy = new CuttableProxy(serverPort());
-        Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
-            + schema + "&retryTimeoutMs=3000");
+        Kv kv = open(proxy, schema, "&retryTimeoutMs=3000");
         Connection admin = TestPostgres.admin()) {
       kv.set(KvKey.of("warm"), 0);
-      admin.setAutoCommit(false);
-      try (Statement s = admin.createStatement()) {
-        s.execute("select version from " + schema + ".data_version for update");
-      }
+      holdCommitOrderLock(admin, schema);
       CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(
           () -> kv.atomic().set(KvKey.of("once"), "z").enqueue("message").commit());
       TestPostgres.awaitKvasirWaitingForALock(admin);
@@ -132,14 +142,10 @@ class BrokenCommitIT {
   void interruptedCaller_whoseConnectionBreaksMidCommit_isToldTheTruth() throws Exception {
     String schema = TestPostgres.freshSchema("broken");
     try (CuttableProxy proxy = new CuttableProxy(serverPort());
-        Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
-            + schema + "&retryTimeoutMs=5000");
+        Kv kv = open(proxy, schema, "&retryTimeoutMs=5000");
         Connection admin = TestPostgres.admin()) {
       kv.set(KvKey.of("warm"), 0);
-      admin.setAutoCommit(false);
-      try (Statement s = admin.createStatement()) {
-        s.execute("select version from " + schema + ".data_version for update");
-      }
+      holdCommitOrderLock(admin, schema);
       AtomicReference<Object> outcome = new AtomicReference<>();
       AtomicBoolean stillInterrupted = new AtomicBoolean();
       Thread caller = new Thread(() -> { // alone, so it commits on its own thread
@@ -189,16 +195,12 @@ class BrokenCommitIT {
     RecordingMeterSink meters = new RecordingMeterSink();
     String schema = TestPostgres.freshSchema("broken");
     try (CuttableProxy proxy = new CuttableProxy(serverPort());
-        Kv kv = Kv.open("postgresql://postgres@localhost:" + proxy.port() + "/postgres?schema="
-            + schema);
+        Kv kv = open(proxy, schema, "");
         Connection admin = TestPostgres.admin()) {
       kv.set(KvKey.of("warm"), 0);
       kv.bindMeters(meters);
       assertThat(meters.read("kvasir.postgres.pool.connections{state=active}")).isNotNegative();
-      admin.setAutoCommit(false);
-      try (Statement s = admin.createStatement()) {
-        s.execute("select version from " + schema + ".data_version for update");
-      }
+      holdCommitOrderLock(admin, schema);
       CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(() -> write.apply(kv));
       TestPostgres.awaitKvasirWaitingForALock(admin);
       breakage.breakIt(proxy, admin, schema);
