@@ -1,5 +1,6 @@
 package dev.kvasir;
 
+import dev.kvasir.base.Hex;
 import dev.kvasir.base.KvCorruptEntryException;
 import dev.kvasir.base.KvDecodeException;
 import dev.kvasir.base.KvTypeException;
@@ -116,8 +117,26 @@ public final class KvEntry {
     return Objects.hash(key, encoded, versionstamp);
   }
 
+  /**
+   * The key, the value as {@link #value()} reads it (bytes stored raw in hex) and the
+   * versionstamp, so that a logged entry shows what it holds; a value that does not decode shows
+   * its stored encoding and bytes.
+   */
   @Override
   public String toString() {
-    return "KvEntry[key=" + key + ", value=" + encoded + ", versionstamp=" + versionstamp + "]";
+    return "KvEntry[key=" + key + ", value=" + shownValue() + ", versionstamp=" + versionstamp
+        + "]";
+  }
+
+  private String shownValue() {
+    if (encoded == null) {
+      return "null";
+    }
+    try {
+      Object value = value();
+      return value instanceof byte[] bytes ? "bytes " + Hex.encode(bytes) : String.valueOf(value);
+    } catch (KvCorruptEntryException e) {
+      return "corrupt " + encoded;
+    }
   }
 }

@@ -8,6 +8,7 @@ import dev.kvasir.base.KvCorruptEntryException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.mapping.ValueMapper;
 import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.value.ValueEncoding;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,5 +82,22 @@ class KvEntryTest {
       assertThatThrownBy(e::value).isInstanceOf(KvCorruptEntryException.class)
           .hasMessageContaining("invalid tag 0x01");
     }
+  }
+
+  @Test
+  void toString_showsTheValueAsRead_notItsEncoding() {
+    assertThat(entry(Map.of("a", 1))).hasToString(
+        "KvEntry[key=[\"k\"], value={a=1.0}, versionstamp=00000000000000010000]");
+    assertThat(entry(new byte[] {1, (byte) 0xab}).toString()).contains("value=bytes 01ab,");
+    assertThat(entry(KvU64.of(7)).toString()).contains("value=7,");
+    assertThat(entry((Object) null).toString()).contains("value=null,");
+    assertThat(KvEntry.missing(KEY, ValueMapper.defaults())).hasToString(
+        "KvEntry[key=[\"k\"], value=null, versionstamp=null]");
+  }
+
+  @Test
+  void toString_ofACorruptValue_showsItsBytes_andDoesNotThrow() {
+    KvEntry e = entry(EncodedValue.of(ValueEncoding.V8, Hex.decode("ff1001")));
+    assertThat(e.toString()).contains("value=corrupt V8:ff1001,");
   }
 }
