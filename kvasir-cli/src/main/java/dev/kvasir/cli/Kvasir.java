@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntSupplier;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.MissingParameterException;
@@ -199,6 +200,14 @@ public final class Kvasir {
         line.getErr().println("An argument that starts with '-' is read as an option: put --"
             + " before it to give '" + dashed + "' as a value, and the options before --.");
       }
+      String command = unknownCommand == null ? commandAfterOptions(line, e, args) : null;
+      if (command != null) {
+        // 'kvasir --db app.db get KEY', as psql and git take their options, said only that
+        // --db was unknown.
+        List<String> options = List.of(args).subList(0, List.of(args).indexOf(command));
+        line.getErr().println("Options go after the command's name: kvasir " + command + " "
+            + String.join(" ", options) + " …");
+      }
       if (unknownCommand != null
           && line.getCommandSpec().findOption("--" + unknownCommand) != null) {
         // 'kvasir version' was taken for a mistyped 'serve'.
@@ -223,6 +232,19 @@ public final class Kvasir {
       return exitCode(e);
     });
     return cli;
+  }
+
+  /**
+   * For options given before a command's name at the top level, that name; else null.
+   */
+  private static String commandAfterOptions(CommandLine line, ParameterException e,
+      String[] args) {
+    if (line.getParent() != null || !(e instanceof UnmatchedArgumentException u)
+        || u.getUnmatched().isEmpty() || !u.getUnmatched().get(0).startsWith("-")) {
+      return null;
+    }
+    return Stream.of(args).filter(arg -> !arg.startsWith("-"))
+        .filter(arg -> line.getSubcommands().containsKey(arg)).findFirst().orElse(null);
   }
 
   /** The first argument before {@code --} that looks like an option the command lacks. */

@@ -236,6 +236,18 @@ class CommandTreeTest {
         .contains("Did you mean --limit");
   }
 
+  /** As psql and git take them: 'kvasir --db app.db get KEY' said only that --db was unknown. */
+  @Test
+  void optionsBeforeTheCommandsName_areRefused_sayingWhereTheyGo() {
+    StringWriter err = new StringWriter();
+    assertThat(run(err, "--db", "app.db", "--json", "get", "[\"a\"]")).isEqualTo(Kvasir.USAGE);
+    assertThat(err.toString()).startsWith("error: Unknown options: '--db', 'app.db', '--json'")
+        .contains("\nOptions go after the command's name: kvasir get --db app.db --json …\n");
+    err.getBuffer().setLength(0);
+    run(err, "--bogus");
+    assertThat(err.toString()).doesNotContain("Options go after");
+  }
+
   @Test
   void aCommandRuns_withOnlyItsOwnModelBuilt_whileHelpAndStrangeNamesSeeEveryCommand() {
     // The shell builds a command line per input; every command's model cost it 3 ms each.

@@ -47,13 +47,12 @@ public final class SqliteConfig {
   /**
    * A file path, or {@code ":memory:"} for a private in-memory database.
    *
-   * @throws KvArgumentException for an empty path
+   * @throws KvArgumentException for a path no one means as a file name: empty, starting with
+   *     ':' or like a URL (docs/sqlite.md §1)
    */
   public static SqliteConfig of(String path) {
     Objects.requireNonNull(path, "path");
-    if (path.isEmpty()) {
-      throw new KvArgumentException("Filename cannot be empty");
-    }
+    FileNames.check(path);
     return new SqliteConfig(path, Synchronous.FULL, 4, Duration.ofSeconds(5), false);
   }
 

@@ -29,7 +29,12 @@ public final class SqliteEngineProvider implements EngineProvider {
     // A JDBC URL copied from an application's configuration is not a file name: opened as one
     // it made a file called "jdbc:sqlite:app.db". Engines says what to give instead.
     boolean jdbc = location.regionMatches(true, 0, "jdbc:", 0, 5);
-    return location.isEmpty() || location.contains("://") || jdbc ? -1 : 10;
+    if (location.isEmpty() || location.contains("://") || jdbc) {
+      return -1;
+    }
+    // Taken last, only to be refused with what to give instead: an engine added for the
+    // scheme outranks it.
+    return FileNames.looksLikeUrl(location) ? 1 : 10;
   }
 
   @Override
@@ -51,6 +56,7 @@ public final class SqliteEngineProvider implements EngineProvider {
   /** The database file, its write-ahead log and its shared-memory index. */
   @Override
   public List<Path> files(String location) {
+    FileNames.check(location);
     if (location.equals(":memory:")) {
       return List.of();
     }
