@@ -86,11 +86,12 @@ public final class Limits {
     }
   }
 
-  /** The number of ranges in one read. */
+  /** The number of ranges in one read, which is the number of keys of one getMany. */
   public static void checkReadRanges(int count) {
     if (count > MAX_READ_RANGES) {
-      throw new KvLimitException(
-          "too many ranges in one read: " + count + " (max " + MAX_READ_RANGES + ")");
+      throw new KvLimitException("too many ranges in one read: " + count + " (max "
+          + MAX_READ_RANGES + "); getMany reads up to " + MAX_READ_RANGES
+          + " keys in one snapshot, getAll any number, " + MAX_READ_RANGES + " at a time");
     }
   }
 

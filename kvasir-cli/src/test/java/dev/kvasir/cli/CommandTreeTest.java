@@ -236,6 +236,18 @@ class CommandTreeTest {
         .contains("Did you mean --limit");
   }
 
+  @Test
+  void getMany_ofMoreKeysThanOneSnapshotReads_isAUsageError_thatSaysWhatToDo() {
+    StringWriter err = new StringWriter();
+    List<String> args = new ArrayList<>(List.of("get-many", "--db", ":memory:"));
+    for (int i = 0; i < 11; i++) {
+      args.add("[" + i + "]");
+    }
+    assertThat(run(err, args.toArray(String[]::new))).isEqualTo(Kvasir.USAGE);
+    assertThat(err.toString()).isEqualTo("error: get-many reads up to 10 keys in one snapshot,"
+        + " as Deno does: got 11; read the others with a second get-many\n");
+  }
+
   /** As psql and git take them: 'kvasir --db app.db get KEY' said only that --db was unknown. */
   @Test
   void optionsBeforeTheCommandsName_areRefused_sayingWhereTheyGo() {
