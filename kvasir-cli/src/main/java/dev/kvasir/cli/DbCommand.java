@@ -1,7 +1,10 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.Limits;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,8 +37,26 @@ abstract class DbCommand implements Callable<Integer> {
     return null;
   }
 
+  /**
+   * Refuses arguments that picocli lets through, before anything is opened: it does not hold
+   * positional parameters to the maximum of their arity.
+   */
+  void checkArguments() {}
+
+  /**
+   * @throws IllegalArgumentException if there are more keys than one read or watch takes
+   */
+  static void atMostTenKeys(List<KvKey> keys, String command) {
+    if (keys.size() > Limits.MAX_READ_RANGES) {
+      throw new IllegalArgumentException(command + " takes up to " + Limits.MAX_READ_RANGES
+          + " keys, as Deno does: got " + keys.size() + "; give the others to a second "
+          + command);
+    }
+  }
+
   @Override
   public final Integer call() throws Exception {
+    checkArguments();
     try (AutoCloseable input = openInput()) {
       Kvasir.Session session = root == null ? null : root.session();
       // In the shell, the shell's database, unless this line names its own with --db.

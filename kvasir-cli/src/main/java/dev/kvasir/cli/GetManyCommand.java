@@ -3,7 +3,6 @@ package dev.kvasir.cli;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
-import dev.kvasir.Limits;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,13 +24,12 @@ final class GetManyCommand extends DbCommand {
   boolean json;
 
   @Override
+  void checkArguments() {
+    atMostTenKeys(keys, "get-many");
+  }
+
+  @Override
   int run(Kv kv) {
-    // picocli does not hold positional parameters to their arity's maximum.
-    if (keys.size() > Limits.MAX_READ_RANGES) {
-      throw new IllegalArgumentException("get-many reads up to " + Limits.MAX_READ_RANGES
-          + " keys in one snapshot, as Deno does: got " + keys.size() + "; read the others"
-          + " with a second get-many");
-    }
     Render.Table table = new Render.Table(out());
     for (KvEntry e : kv.getMany(keys)) {
       if (json) {

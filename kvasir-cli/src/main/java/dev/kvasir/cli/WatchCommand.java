@@ -30,6 +30,11 @@ final class WatchCommand extends DbCommand {
   Integer count;
 
   @Override
+  void checkArguments() {
+    atMostTenKeys(keys, "watch");
+  }
+
+  @Override
   int run(Kv kv) {
     try (WatchStream stream = kv.watch(keys);
         Kvasir.Interruption stop = Kvasir.onInterrupt(stream::close)) {

@@ -236,16 +236,19 @@ class CommandTreeTest {
         .contains("Did you mean --limit");
   }
 
+  /** Before the database is opened: one that does not exist must not hide the mistake. */
   @Test
-  void getMany_ofMoreKeysThanOneSnapshotReads_isAUsageError_thatSaysWhatToDo() {
-    StringWriter err = new StringWriter();
-    List<String> args = new ArrayList<>(List.of("get-many", "--db", ":memory:"));
-    for (int i = 0; i < 11; i++) {
-      args.add("[" + i + "]");
+  void getManyOrWatch_ofMoreKeysThanOneReadTakes_isAUsageError_thatSaysWhatToDo() {
+    for (String command : List.of("get-many", "watch")) {
+      StringWriter err = new StringWriter();
+      List<String> args = new ArrayList<>(List.of(command, "--db", "no-such.sqlite3"));
+      for (int i = 0; i < 11; i++) {
+        args.add("[" + i + "]");
+      }
+      assertThat(run(err, args.toArray(String[]::new))).isEqualTo(Kvasir.USAGE);
+      assertThat(err.toString()).isEqualTo("error: " + command + " takes up to 10 keys, as"
+          + " Deno does: got 11; give the others to a second " + command + "\n");
     }
-    assertThat(run(err, args.toArray(String[]::new))).isEqualTo(Kvasir.USAGE);
-    assertThat(err.toString()).isEqualTo("error: get-many reads up to 10 keys in one snapshot,"
-        + " as Deno does: got 11; read the others with a second get-many\n");
   }
 
   /** As psql and git take them: 'kvasir --db app.db get KEY' said only that --db was unknown. */
