@@ -58,8 +58,10 @@ final class DagCommands {
         description = "A string, stored as a raw block.") String value;
 
     static final class Source {
-      @Option(names = "--cid", description = "Store this CID itself as the value.") String cid;
-      @Option(names = "--file", description = "Store this file's bytes as a raw block.")
+      @Option(names = "--cid", paramLabel = "CID",
+          description = "Store this CID itself as the value.") String cid;
+      @Option(names = "--file", paramLabel = "FILE",
+          description = "Store this file's bytes as a raw block.")
       Path file;
     }
 
@@ -139,11 +141,16 @@ final class DagCommands {
       footer = {"", "Examples:", "  kvasir dag ls --prefix fruit/",
           "  kvasir dag ls --gte b --lt c --json"})
   static final class Ls extends Base {
-    @Option(names = {"-p", "--prefix"}) String prefix;
-    @Option(names = "--gt") String gt;
-    @Option(names = "--gte") String gte;
-    @Option(names = "--lt") String lt;
-    @Option(names = "--lte") String lte;
+    @Option(names = {"-p", "--prefix"}, paramLabel = "PREFIX",
+        description = "Only keys that start with this string.") String prefix;
+    @Option(names = "--gt", paramLabel = "KEY", description = "Only keys after this one.")
+    String gt;
+    @Option(names = "--gte", paramLabel = "KEY",
+        description = "Only this key and the keys after it.") String gte;
+    @Option(names = "--lt", paramLabel = "KEY", description = "Only keys before this one.")
+    String lt;
+    @Option(names = "--lte", paramLabel = "KEY",
+        description = "Only this key and the keys before it.") String lte;
     @Option(names = "--json", description = "One JSON object per line.") boolean json;
 
     @Override

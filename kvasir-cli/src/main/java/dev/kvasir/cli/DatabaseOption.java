@@ -39,7 +39,7 @@ final class DatabaseOption {
           + " versionstamp (20 hex digits) or a commit CID (same as --db 'dag:DIR?at=WHEN').")
   String at;
 
-  @Option(names = "--access-token",
+  @Option(names = "--access-token", paramLabel = "TOKEN",
       description = "The token for an http(s):// database. Default: the environment variable"
           + " KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN).")
   String accessToken;

@@ -30,9 +30,12 @@ final class DiffCommand implements Callable<Integer> {
       description = "The KV/DAG database or backup.")
   String db;
 
-  @Option(names = "--from", required = true, paramLabel = "WHEN") String from;
+  @Option(names = "--from", required = true, paramLabel = "WHEN",
+      description = "The state the changes are from.")
+  String from;
 
-  @Option(names = "--to", paramLabel = "WHEN", description = "Default: the newest state.")
+  @Option(names = "--to", paramLabel = "WHEN",
+      description = "The state the changes lead to. Default: the newest.")
   String to;
 
   @Option(names = "--json", description = "One JSON object per changed key.")

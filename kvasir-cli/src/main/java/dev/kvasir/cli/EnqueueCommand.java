@@ -28,7 +28,7 @@ final class EnqueueCommand extends DbCommand {
       + " otherwise.")
   String value;
 
-  @Option(names = "--type", defaultValue = "json",
+  @Option(names = "--type", paramLabel = "TYPE", defaultValue = "json",
       description = "How VALUE is read: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}")
   ValueType type;
 

@@ -21,13 +21,14 @@ import picocli.CommandLine.Option;
 final class ListCommand extends DbCommand {
   @Mixin Selection selection;
 
-  @Option(names = "--limit", description = "At most this many entries.")
+  @Option(names = "--limit", paramLabel = "N", description = "At most this many entries.")
   Integer limit;
 
   @Option(names = "--reverse", description = "Largest key first.")
   boolean reverse;
 
-  @Option(names = "--cursor", description = "Continue after a previous listing's cursor.")
+  @Option(names = "--cursor", paramLabel = "CURSOR",
+      description = "Continue after a previous listing's cursor.")
   String cursor;
 
   @Option(names = "--json", description = "One JSON object per line (NDJSON).")

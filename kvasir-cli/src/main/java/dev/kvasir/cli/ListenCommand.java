@@ -23,7 +23,7 @@ final class ListenCommand extends DbCommand {
   /** One round of waiting for a message; a remote engine's long poll lasts this long. */
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  @Option(names = "--count", description = "Stop after this many messages.")
+  @Option(names = "--count", paramLabel = "N", description = "Stop after this many messages.")
   Integer count;
 
   /** Whether the command waits for a message, the one time Ctrl-C may interrupt it. */

@@ -60,12 +60,15 @@ final class ServeCommand implements Callable<Integer> {
           + " the class path takes. Default: ${DEFAULT-VALUE}")
   String location;
 
-  @Option(names = "--port", defaultValue = "${env:KVASIR_PORT:-4512}",
-      description = "Default: ${DEFAULT-VALUE}")
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "${env:KVASIR_PORT:-4512}",
+      description = "The TCP port to listen on; 0 for any free one, which the server prints"
+          + " when it is ready. Default: ${DEFAULT-VALUE}")
   int port;
 
-  @Option(names = "--host", defaultValue = "${env:KVASIR_HOST:-127.0.0.1}",
-      description = "The address to listen on. Default: ${DEFAULT-VALUE}")
+  @Option(names = "--host", paramLabel = "ADDRESS",
+      defaultValue = "${env:KVASIR_HOST:-127.0.0.1}",
+      description = "The address to listen on; 0.0.0.0 for all of this machine's."
+          + " Default: ${DEFAULT-VALUE}")
   String host;
 
   @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:KVASIR_CONFIG}",
@@ -73,7 +76,8 @@ final class ServeCommand implements Callable<Integer> {
           + " names being the options' without their dashes (db, port, tls-cert, …).")
   Path config;
 
-  @Option(names = "--access-token", defaultValue = "${env:KVASIR_ACCESS_TOKEN}",
+  @Option(names = "--access-token", paramLabel = "TOKEN",
+      defaultValue = "${env:KVASIR_ACCESS_TOKEN}",
       description = "The token clients send (at least 12 characters). Default: a new random"
           + " token, shown once on the terminal, or written to ./" + ServeTokens.GENERATED_FILE
           + " without one.")
@@ -103,8 +107,8 @@ final class ServeCommand implements Callable<Integer> {
           + " text.")
   String logFormat;
 
-  @Option(names = "--access-log", defaultValue = "${env:KVASIR_ACCESS_LOG:-false}",
-      fallbackValue = "true", arity = "0..1",
+  @Option(names = "--access-log", paramLabel = "true|false",
+      defaultValue = "${env:KVASIR_ACCESS_LOG:-false}", fallbackValue = "true", arity = "0..1",
       description = "Log every request (client, request line, status, bytes, time, user agent;"
           + " never a token) at INFO, whatever --log-level says.")
   boolean accessLog;
@@ -149,12 +153,14 @@ final class ServeCommand implements Callable<Integer> {
           + " watches included. Default: ${DEFAULT-VALUE}")
   boolean readOnly;
 
-  @Option(names = "--max-watches", defaultValue = "${env:KVASIR_MAX_WATCHES:-10000}",
+  @Option(names = "--max-watches", paramLabel = "N",
+      defaultValue = "${env:KVASIR_MAX_WATCHES:-10000}",
       description = "The most watch streams open at once; more are refused (HTTP 429)."
           + " Default: ${DEFAULT-VALUE}")
   int maxWatches;
 
-  @Option(names = "--max-connections", defaultValue = "${env:KVASIR_MAX_CONNECTIONS}",
+  @Option(names = "--max-connections", paramLabel = "N",
+      defaultValue = "${env:KVASIR_MAX_CONNECTIONS}",
       description = "The most client connections open at once; at the limit new clients wait"
           + " until one closes, and connections silent for 10 s are closed. Default: 10000, or"
           + " the process's limit on open files less 256 when that is lower.")
@@ -167,7 +173,8 @@ final class ServeCommand implements Callable<Integer> {
           + " Default: ${DEFAULT-VALUE}")
   Duration queueLease;
 
-  @Option(names = "--max-queue-polls", defaultValue = "${env:KVASIR_MAX_QUEUE_POLLS:-64}",
+  @Option(names = "--max-queue-polls", paramLabel = "N",
+      defaultValue = "${env:KVASIR_MAX_QUEUE_POLLS:-64}",
       description = "The most remote queue listeners waiting for a message at once (each"
           + " holds a thread); more are refused (HTTP 429). Default: ${DEFAULT-VALUE}")
   int maxQueuePolls;
@@ -195,8 +202,10 @@ final class ServeCommand implements Callable<Integer> {
           + " changes.")
   Path keystore;
 
-  @Option(names = "--tls-password", defaultValue = "${env:KVASIR_TLS_PASSWORD}",
-      description = "The keystore's password.")
+  @Option(names = "--tls-password", paramLabel = "PASSWORD",
+      defaultValue = "${env:KVASIR_TLS_PASSWORD}",
+      description = "The keystore's password; KVASIR_TLS_PASSWORD keeps it out of ps and the"
+          + " shell's history.")
   String keystorePassword;
 
   @Override

@@ -35,7 +35,7 @@ final class SetCommand extends DbCommand {
       description = "JSON unless --type says otherwise; - reads it from standard input.")
   String value;
 
-  @Option(names = "--type", defaultValue = "json",
+  @Option(names = "--type", paramLabel = "TYPE", defaultValue = "json",
       description = "How VALUE is read: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}")
   ValueType type;
 

@@ -26,7 +26,7 @@ final class WatchCommand extends DbCommand {
   @Option(names = "--json", description = "One JSON array of entries per emission.")
   boolean json;
 
-  @Option(names = "--count", description = "Stop after this many emissions.")
+  @Option(names = "--count", paramLabel = "N", description = "Stop after this many emissions.")
   Integer count;
 
   @Override

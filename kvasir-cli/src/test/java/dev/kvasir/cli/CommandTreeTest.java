@@ -73,6 +73,27 @@ class CommandTreeTest {
         .contains(" [--db-option=NAME=VALUE[,NAME=VALUE...]]... KEY VALUE");
   }
 
+  /**
+   * picocli names an unlabelled option's value after its field ('--port=<port>'), and prints an
+   * option without a description as its name alone ('kvasir dag ls --gt=<gt>').
+   */
+  @Test
+  void everyOption_isDescribed_andNamesTheValueItTakesInCapitals() {
+    List<String> undescribed = new ArrayList<>();
+    for (CommandLine command : all(commandLine(new StringWriter()))) {
+      for (var option : command.getCommandSpec().options()) {
+        String name = command.getCommandSpec().qualifiedName() + " " + option.longestName();
+        if (option.arity().max() > 0 && option.paramLabel().startsWith("<")) {
+          undescribed.add(name + "=" + option.paramLabel());
+        }
+        if (option.description().length == 0) {
+          undescribed.add(name + " without a description");
+        }
+      }
+    }
+    assertThat(undescribed).isEmpty();
+  }
+
   @Test
   void everyExampleOfTheHelp_parses() {
     List<String> refused = new ArrayList<>();
