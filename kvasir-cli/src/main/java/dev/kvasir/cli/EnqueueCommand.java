@@ -33,7 +33,7 @@ final class EnqueueCommand extends DbCommand {
   ValueType type;
 
   @Option(names = "--delay", paramLabel = "DURATION",
-      description = "Deliver after this long: 1500 (ms), 30s, 5m, 2h, 1d.")
+      description = "Deliver after this long: 1500 (ms), 30s, 5m, 1h30m, 1d.")
   Duration delay;
 
   @Option(names = "--keys-if-undelivered", paramLabel = "KEY",

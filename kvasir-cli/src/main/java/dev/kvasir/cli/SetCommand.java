@@ -40,7 +40,7 @@ final class SetCommand extends DbCommand {
   ValueType type;
 
   @Option(names = "--expire-in", paramLabel = "DURATION",
-      description = "Delete the entry after this long: 1500 (ms), 30s, 5m, 2h, 1d.")
+      description = "Delete the entry after this long: 1500 (ms), 30s, 5m, 1h30m, 1d.")
   Duration expireIn;
 
   @Mixin CheckOption check;
