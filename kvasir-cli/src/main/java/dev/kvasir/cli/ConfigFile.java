@@ -75,9 +75,21 @@ final class ConfigFile {
     }
   }
 
-  /** The option's value from text, for the types {@code serve}'s options have. */
+  /**
+   * The option's value from text: by the option's own converter where it names one (a size),
+   * else for the types {@code serve}'s options have.
+   */
   private static Object convert(OptionSpec option, String text) {
     Class<?> type = option.type();
+    if (option.converters().length > 0) {
+      try {
+        return option.converters()[0].convert(text);
+      } catch (TypeConversionException e) {
+        throw new IllegalArgumentException(e.getMessage());
+      } catch (Exception e) {
+        throw new IllegalStateException("--" + name(option) + ": " + e, e);
+      }
+    }
     if (type == String.class) {
       return text;
     } else if (type == int.class || type == Integer.class) {
@@ -123,7 +135,7 @@ final class ConfigFile {
    * The option's shortest long name without its dashes: {@code db} for {@code --db}/{@code
    * --path}, {@code output} for {@code -o}/{@code --output}.
    */
-  private static String name(OptionSpec option) {
+  static String name(OptionSpec option) {
     String shortest = null;
     for (String name : option.names()) {
       if (name.startsWith("--") && (shortest == null || name.length() < shortest.length())) {

@@ -10,6 +10,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -133,6 +136,53 @@ class ServeOptionsTest {
     assertThat(command.trustedProxies).containsExactly("10.0.0.0/8", "127.0.0.1");
     assertThat(command.dbWait).isEqualTo(Duration.ofSeconds(2));
     assertThat(command.engineOptions).containsEntry("sqlite.readers", "2");
+  }
+
+  /**
+   * Every setting of the file is read as the same option on the command line reads it: a size,
+   * whose option names its own converter, was "no conversion to class java.lang.Long".
+   */
+  @Test
+  void everySettingOfTheConfigFile_isReadAsTheCommandLineReadsIt() throws Exception {
+    Map<String, String> samples = Map.ofEntries(Map.entry("db", "x.sqlite3"),
+        Map.entry("port", "4600"), Map.entry("host", "0.0.0.0"),
+        Map.entry("access-token", "sample-token-0123"), Map.entry("access-token-file", "t.txt"),
+        Map.entry("tokens-file", "tokens.txt"), Map.entry("log-level", "info"),
+        Map.entry("log-format", "json"), Map.entry("access-log", "true"),
+        Map.entry("trusted-proxy", "10.0.0.0/8,127.0.0.1"),
+        Map.entry("metrics-token-file", "m.txt"), Map.entry("db-password-file", "p.txt"),
+        Map.entry("db-wait", "1h30m"), Map.entry("db-option", "sqlite.readers=2"),
+        Map.entry("read-only", "true"), Map.entry("max-watches", "7"),
+        Map.entry("max-connections", "9"), Map.entry("queue-lease", "45s"),
+        Map.entry("max-queue-polls", "3"), Map.entry("max-body-memory", "64MB"),
+        Map.entry("tls-cert", "c.pem"), Map.entry("tls-key", "k.pem"),
+        Map.entry("tls-keystore", "k.p12"), Map.entry("tls-password", "secret"));
+    StringBuilder text = new StringBuilder();
+    samples.forEach((name, value) -> text.append(name).append(" = ").append(value).append('\n'));
+    Path config = Files.writeString(dir.resolve("all.properties"), text);
+    CommandLine fromFile = serveParsed("--config", config.toString());
+    ConfigFile.apply(fromFile.getCommandSpec(), config);
+    List<String> settable = new ArrayList<>();
+    for (OptionSpec option : fromFile.getCommandSpec().options()) {
+      String name = ConfigFile.name(option);
+      if (!option.usageHelp() && !option.versionHelp() && !name.equals("config")) {
+        settable.add(name);
+        Object fromLine = serveParsed("--" + name + "=" + samples.get(name)).getCommandSpec()
+            .findOption(option.longestName()).getValue();
+        assertThat((Object) option.getValue()).as(name).isEqualTo(fromLine)
+            .isNotEqualTo(option.initialValue());
+      }
+    }
+    assertThat(settable).containsExactlyInAnyOrderElementsOf(samples.keySet());
+  }
+
+  private static CommandLine serveParsed(String... options) {
+    CommandLine cli = Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
+        new PrintWriter(new StringWriter()));
+    List<String> args = new ArrayList<>(List.of("serve"));
+    args.addAll(List.of(options));
+    cli.parseArgs(args.toArray(String[]::new));
+    return cli.getSubcommands().get("serve");
   }
 
   @Test
