@@ -38,7 +38,8 @@ import picocli.CommandLine.Parameters;
         "Entries are committed in atomic batches. On an error the import stops and says which"
             + " line failed and how many lines were committed before it; --skip resumes."
             + " Ctrl-C or SIGTERM stops it after the line it is at, the lines read committed,"
-            + " and says where to resume.",
+            + " and says where to resume. Lines from a pipe that pauses are committed as they"
+            + " come, within about a second.",
         "With --keep-versionstamps the entries keep the versionstamps of the export and are"
             + " stored in one transaction into an empty database, whose next commit is above"
             + " them: a lossless copy.",
@@ -52,6 +53,12 @@ final class ImportCommand extends DbCommand {
   private static final int BATCH_ENTRIES = 500;
   private static final int BATCH_BYTES = 600 * 1024;
   private static final int BATCH_KEY_BYTES = 64 * 1024;
+  /**
+   * Lines read are committed before the batch is full once the input has been silent this long
+   * or the batch's first line waits this long: a slow producer's lines are stored as they come.
+   */
+  private static final Duration INPUT_PAUSE = Duration.ofMillis(200);
+  private static final Duration BATCH_AGE = Duration.ofSeconds(1);
 
   @Parameters(paramLabel = "FILE", arity = "0..1", defaultValue = "-",
       description = "The NDJSON file; - or nothing for standard input.")
@@ -105,7 +112,7 @@ final class ImportCommand extends DbCommand {
     }
   }
 
-  private int importInBatches(Kv kv) throws IOException {
+  private int importInBatches(Kv kv) throws IOException, InterruptedException {
     boolean stdin = file.equals("-");
     long total = stdin ? 0 : Files.size(Path.of(file));
     boolean showProgress = !quiet && !stdin && System.console() != null;
@@ -113,15 +120,23 @@ final class ImportCommand extends DbCommand {
     long bytesRead = 0;
     long committedLines = skip;
     long imported = 0;
-    List<Item> batch = new ArrayList<>();
+    Batch batch = new Batch();
     String line = ""; // null once the input is read to its end
-    int batchBytes = 0;
-    int batchKeyBytes = 0;
     try (InputStream buffered = new BufferedInputStream(input);
+        LineFeed lines = new LineFeed(buffered);
         Progress progress = new Progress(err(), showProgress, "imported", total)) {
-      Utf8Lines reader = new Utf8Lines(buffered);
-      while (!stopRequested.get()
-          && (line = readLine(reader, lineNumber + 1, kv, batch, committedLines)) != null) {
+      while (!stopRequested.get()) {
+        if (!lines.await(INPUT_PAUSE) || batch.olderThan(BATCH_AGE)) {
+          // The input is silent (a stalled pipe) or trickles (a slow producer): the lines read
+          // are committed now, not once the batch is full, and a signal is seen while waiting.
+          imported += batch.commit(kv, committedLines);
+          committedLines = Math.max(committedLines, lineNumber);
+          continue;
+        }
+        line = readLine(lines, lineNumber + 1, kv, batch, committedLines);
+        if (line == null) {
+          break;
+        }
         lineNumber++;
         bytesRead += line.length() + 1;
         if (lineNumber <= skip || line.isBlank()) {
@@ -132,27 +147,17 @@ final class ImportCommand extends DbCommand {
           item = parse(lineNumber, line);
         } catch (IllegalArgumentException | KvException e) {
           // Keep what came before the bad line, so that --skip resumes right at it.
-          commit(kv, batch, committedLines);
+          batch.commit(kv, committedLines);
           throw stopped(lineNumber, e.getMessage(), lineNumber - 1);
         }
-        int keyBytes = item.key().encodedLength();
-        int size = keyBytes + item.value().size();
-        if (batch.size() == BATCH_ENTRIES || batchBytes + size > BATCH_BYTES
-            || batchKeyBytes + keyBytes > BATCH_KEY_BYTES) {
-          commit(kv, batch, committedLines);
-          imported += batch.size();
+        if (!batch.fits(item)) {
+          imported += batch.commit(kv, committedLines);
           committedLines = lineNumber - 1;
-          batch.clear();
-          batchBytes = 0;
-          batchKeyBytes = 0;
         }
         batch.add(item);
-        batchBytes += size;
-        batchKeyBytes += keyBytes;
         progress.update(imported + batch.size(), bytesRead);
       }
-      commit(kv, batch, committedLines);
-      imported += batch.size();
+      imported += batch.commit(kv, committedLines);
       if (line == null) {
         progress.complete();
       }
@@ -178,7 +183,7 @@ final class ImportCommand extends DbCommand {
    * dev.kvasir.spi.KvEngine#load} into the empty database; a bad line stops it with nothing
    * written.
    */
-  private int importExactly(Kv kv) throws IOException {
+  private int importExactly(Kv kv) throws IOException, InterruptedException {
     if (skip > 0) {
       throw new IllegalArgumentException("--keep-versionstamps imports all or nothing; --skip"
           + " does not apply");
@@ -189,13 +194,19 @@ final class ImportCommand extends DbCommand {
     }
     List<StoredEntry> entries = new ArrayList<>();
     long number = 0;
-    try (InputStream in = new BufferedInputStream(input)) {
-      Utf8Lines reader = new Utf8Lines(in);
-      for (String line = reader.next(); line != null; line = reader.next()) {
+    try (InputStream in = new BufferedInputStream(input); LineFeed lines = new LineFeed(in)) {
+      while (true) {
+        while (!stopRequested.get() && !lines.await(INPUT_PAUSE)) {
+          // the input is silent: waiting for it, or for a signal
+        }
         if (stopRequested.get()) {
           err().println("import stopped by " + Termination.stopper() + " after reading " + number
               + " lines: nothing was imported");
           return Termination.unfinishedStatus();
+        }
+        String line = lines.next();
+        if (line == null) {
+          break;
         }
         number++;
         if (line.isBlank()) {
@@ -253,38 +264,85 @@ final class ImportCommand extends DbCommand {
     }
   }
 
-  private static void commit(Kv kv, List<Item> batch, long committedLines) {
-    if (batch.isEmpty()) {
-      return;
+  /**
+   * The entries read and not committed yet: as many as one atomic commit takes
+   * (docs/limits.md), and since when the first of them waits.
+   */
+  private static final class Batch {
+    private final List<Item> items = new ArrayList<>();
+    private int bytes;
+    private int keyBytes;
+    private long firstAddedNanos;
+
+    boolean fits(Item item) {
+      return items.size() < BATCH_ENTRIES && bytes + size(item) <= BATCH_BYTES
+          && keyBytes + item.key().encodedLength() <= BATCH_KEY_BYTES;
     }
-    AtomicOperation op = kv.atomic();
-    long now = System.currentTimeMillis();
-    for (Item item : batch) {
-      if (item.expireAtMs() == StoredEntry.NEVER) {
-        op.set(item.key(), item.value());
-      } else if (item.expireAtMs() > now) {
-        op.set(item.key(), item.value(), Duration.ofMillis(item.expireAtMs() - now));
-      } // else expired already: as if the source had swept it
+
+    void add(Item item) {
+      if (items.isEmpty()) {
+        firstAddedNanos = System.nanoTime();
+      }
+      items.add(item);
+      bytes += size(item);
+      keyBytes += item.key().encodedLength();
     }
-    try {
-      op.commit();
-    } catch (KvException e) {
-      // A database that fails for now (a full disk, a server away) is no fault of the line.
-      throw new KvException(message(batch.get(0).line(), "the batch from this line could not"
-          + " be committed: " + e.getMessage(), committedLines, !e.isRetryable()), e);
+
+    int size() {
+      return items.size();
+    }
+
+    boolean olderThan(Duration age) {
+      return !items.isEmpty() && System.nanoTime() - firstAddedNanos > age.toNanos();
+    }
+
+    private static int size(Item item) {
+      return item.key().encodedLength() + item.value().size();
+    }
+
+    /**
+     * Commits the entries in one atomic write and empties the batch.
+     *
+     * @return how many entries there were
+     */
+    int commit(Kv kv, long committedLines) {
+      if (items.isEmpty()) {
+        return 0;
+      }
+      AtomicOperation op = kv.atomic();
+      long now = System.currentTimeMillis();
+      for (Item item : items) {
+        if (item.expireAtMs() == StoredEntry.NEVER) {
+          op.set(item.key(), item.value());
+        } else if (item.expireAtMs() > now) {
+          op.set(item.key(), item.value(), Duration.ofMillis(item.expireAtMs() - now));
+        } // else expired already: as if the source had swept it
+      }
+      try {
+        op.commit();
+      } catch (KvException e) {
+        // A database that fails for now (a full disk, a server away) is no fault of the line.
+        throw new KvException(message(items.get(0).line(), "the batch from this line could not"
+            + " be committed: " + e.getMessage(), committedLines, !e.isRetryable()), e);
+      }
+      int committed = items.size();
+      items.clear();
+      bytes = 0;
+      keyBytes = 0;
+      return committed;
     }
   }
 
   /** The next line; input that is not UTF-8 stops the import at that line. */
-  private static String readLine(Utf8Lines reader, long number, Kv kv, List<Item> batch,
+  private static String readLine(LineFeed lines, long number, Kv kv, Batch batch,
       long committedLines) throws IOException {
     try {
-      return reader.next();
+      return lines.next();
     } catch (CharacterCodingException e) {
-      commit(kv, batch, committedLines);
+      batch.commit(kv, committedLines);
       throw stopped(number, "the line is not UTF-8", number - 1);
     } catch (Utf8Lines.LineTooLong e) {
-      commit(kv, batch, committedLines);
+      batch.commit(kv, committedLines);
       throw stopped(number, e.getMessage(), number - 1);
     }
   }

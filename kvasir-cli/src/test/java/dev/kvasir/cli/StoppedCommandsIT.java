@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,6 +79,38 @@ class StoppedCommandsIT {
         String.valueOf(done));
     assertThat(rest.exit()).as(rest.err()).isZero();
     assertThat(count()).isEqualTo(LINES);
+  }
+
+  /**
+   * A producer that writes a few lines and then nothing, its pipe open: the lines are committed
+   * while it is silent, and SIGTERM stops the import at once. Read on the command's thread, a
+   * blocked read saw neither: nothing was committed until a batch was full, and the signal
+   * waited for the next line.
+   */
+  @Test
+  void anImportFromASilentPipe_commitsWhatItRead_andStopsOnSigtermAtOnce() throws Exception {
+    Process p = kvasir.start("import", "--db", "app.sqlite3");
+    CompletableFuture<String> err = Jar.errorsOf(p);
+    OutputStream in = p.getOutputStream();
+    for (int i = 0; i < 3; i++) {
+      in.write(("{\"key\":[\"k\"," + i + "],\"value\":" + i + "}\n")
+          .getBytes(StandardCharsets.UTF_8));
+    }
+    in.flush();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    Jar.Run counted = kvasir.run("count", "--db", "app.sqlite3");
+    while (!counted.out().equals("3\n") && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      counted = kvasir.run("count", "--db", "app.sqlite3");
+    }
+    assertThat(counted.out()).as("committed while the pipe is silent: " + counted.err())
+        .isEqualTo("3\n");
+    p.toHandle().destroy();
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("stopped while the pipe is silent").isTrue();
+    assertThat(p.exitValue()).as(err.get()).isEqualTo(143);
+    assertThat(err.get()).contains("import stopped by SIGTERM after line 3: lines 1-3 are"
+        + " imported and nothing after them; run again with --skip 3 to go on");
+    in.close();
   }
 
   @Test
