@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -11,8 +12,12 @@ import java.util.Locale;
  * disk, which must be an error: the output is cut short).
  */
 final class CheckedOutput extends OutputStream {
+  private static final long NOT_WRITING = Long.MIN_VALUE;
+
   private final OutputStream target;
   private volatile IOException failure;
+  /** When the write in progress began ({@link System#nanoTime}), or {@link #NOT_WRITING}. */
+  private volatile long writeStarted = NOT_WRITING;
 
   CheckedOutput(OutputStream target) {
     this.target = target;
@@ -20,20 +25,35 @@ final class CheckedOutput extends OutputStream {
 
   @Override
   public void write(int b) throws IOException {
+    writeStarted = System.nanoTime();
     try {
       target.write(b);
     } catch (IOException e) {
       throw remember(e);
+    } finally {
+      writeStarted = NOT_WRITING;
     }
   }
 
   @Override
   public void write(byte[] bytes, int offset, int length) throws IOException {
+    writeStarted = System.nanoTime();
     try {
       target.write(bytes, offset, length);
     } catch (IOException e) {
       throw remember(e);
+    } finally {
+      writeStarted = NOT_WRITING;
     }
+  }
+
+  /**
+   * Whether a write has been waiting longer than {@code time}: the reader of a pipe does not
+   * read (a pager left open, a stalled consumer), and the writing thread cannot be interrupted.
+   */
+  boolean blockedLongerThan(Duration time) {
+    long started = writeStarted;
+    return started != NOT_WRITING && System.nanoTime() - started > time.toNanos();
   }
 
   @Override

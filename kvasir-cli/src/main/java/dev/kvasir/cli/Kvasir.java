@@ -100,7 +100,7 @@ public final class Kvasir {
       err.println("error: " + undecodable);
       System.exit(USAGE);
     }
-    Termination.stopCommandsOnSignals();
+    Termination.stopCommandsOnSignals(stdout);
     int code = onLargeStack(() -> commandLineFor(args, new Kvasir(), out, err).execute(args));
     out.flush();
     System.exit(withOutputChecked(Termination.exitCode(code), stdout, err));

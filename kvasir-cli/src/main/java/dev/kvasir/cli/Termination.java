@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import java.time.Duration;
 import sun.misc.Signal;
 
 /**
@@ -12,6 +13,8 @@ import sun.misc.Signal;
 final class Termination {
   private static final int SIGINT = 2;
   private static final int SIGTERM = 15;
+  /** How long a command asked to stop may wait on a write to standard output. */
+  private static final Duration BLOCKED_OUTPUT = Duration.ofSeconds(1);
   /** The signal that stopped the command, or 0. */
   private static volatile int stoppedBy;
 
@@ -28,20 +31,44 @@ final class Termination {
    * its database. The JVM's default ended the process at once: the database stayed open, and
    * the read-only open of a file without a write-ahead log left {@code -wal} and {@code -shm}
    * beside it (docs/sqlite.md §7). Without such a command, and on a second signal, the process
-   * ends as under that default (status 128 + the signal's number, shutdown hooks run). Where
-   * the signal was ignored when the JVM started (a background job of a script), it stays
-   * ignored.
+   * ends as under that default (status 128 + the signal's number, shutdown hooks run), and so
+   * does a command whose standard output stays blocked after the signal. Where the signal was
+   * ignored when the JVM started (a background job of a script), it stays ignored.
    */
-  static void stopCommandsOnSignals() {
-    handle("INT", () -> stop(SIGINT));
-    handle("TERM", () -> stop(SIGTERM));
+  static void stopCommandsOnSignals(CheckedOutput stdout) {
+    handle("INT", () -> stop(SIGINT, stdout));
+    handle("TERM", () -> stop(SIGTERM, stdout));
   }
 
-  private static void stop(int signal) {
+  private static void stop(int signal, CheckedOutput stdout) {
     stoppedBy = signal;
     if (!Kvasir.interrupt()) {
       System.exit(128 + signal);
     }
+    endIfOutputStaysBlocked(signal, stdout);
+  }
+
+  /**
+   * A command stops itself at its next line or entry, which it never reaches while its write
+   * to standard output waits for a reader that does not read (an export into a pager left
+   * open): a blocked write cannot be interrupted, and the command went on waiting. Such a
+   * command is ended as a second signal would end it, saying why.
+   */
+  private static void endIfOutputStaysBlocked(int signal, CheckedOutput stdout) {
+    Thread watch = new Thread(() -> {
+      try {
+        while (!stdout.blockedLongerThan(BLOCKED_OUTPUT)) {
+          Thread.sleep(100);
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+      System.err.println("kvasir: nothing reads standard output, so the command could not stop"
+          + " cleanly: ended, its output incomplete");
+      System.exit(128 + signal);
+    }, "kvasir-stop-watch");
+    watch.setDaemon(true); // the command that stops by itself ends the JVM as it would
+    watch.start();
   }
 
   /**

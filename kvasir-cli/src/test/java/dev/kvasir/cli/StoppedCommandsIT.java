@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -127,6 +128,37 @@ class StoppedCommandsIT {
       assertThat(files.map(f -> f.getFileName().toString())
           .filter(n -> n.startsWith("backup.ndjson"))).as("not even a partial file").isEmpty();
     }
+  }
+
+  /**
+   * An export into a pipe that nobody reads (a pager left open): its write blocks, and nothing
+   * interrupts it, so the export never reached the entry at which it stops and waited for a
+   * reader for ever after SIGTERM. It is ended, saying why.
+   */
+  @Test
+  void anExportIntoAPipeNobodyReads_isEndedBySigterm_sayingWhy() throws Exception {
+    Entries.write(dir.resolve("app.sqlite3").toString(), LINES,
+        "a value long enough to fill a pipe ");
+    Process p = kvasir.start("export", "--db", "app.sqlite3");
+    CompletableFuture<String> err = Jar.errorsOf(p);
+    InputStream unread = p.getInputStream();
+    int held = -1; // what the pipe holds, which stops growing once it is full
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      int now = unread.available();
+      if (now > 0 && now == held) {
+        break;
+      }
+      held = now;
+    }
+    assertThat(held).as("the pipe filled").isPositive();
+    p.toHandle().destroy();
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("ended though nothing reads its output")
+        .isTrue();
+    assertThat(p.exitValue()).as(err.get()).isEqualTo(143);
+    assertThat(err.get()).contains("nothing reads standard output, so the command could not"
+        + " stop cleanly: ended, its output incomplete");
   }
 
   /**
