@@ -21,6 +21,7 @@ import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -260,6 +261,11 @@ public final class RemoteEngine implements KvEngine {
         throw untrusted(what, tls);
       }
     }
+    if (e instanceof ClosedChannelException && what.contains("'http://")) {
+      return e + " (the server closed the connection without an answer, as a server that"
+          + " speaks TLS does to a plain one: if it has a certificate, its URL starts with"
+          + " https://)";
+    }
     if (e instanceof IOException || e instanceof TimeoutException
         || e instanceof UnresolvedAddressException) {
       return e.toString();
@@ -290,13 +296,21 @@ public final class RemoteEngine implements KvEngine {
     }
     if (r.status() < 500) {
       throw new RemoteException("KV Connect failed to call " + what + " (status="
-          + r.status() + "): " + body);
+          + r.status() + "): " + body + (r.status() != 404 ? "" : " Check the URL: it is the"
+              + " database's KV Connect URL as its server gives it (kvasir serve prints"
+              + " http://HOST:PORT), not a path under it."));
     }
     return false;
   }
 
   /** A certificate that is not trusted now will not be trusted on the next attempt. */
   private static RemoteException untrusted(String what, SSLHandshakeException e) {
+    if (String.valueOf(e.getMessage()).contains("plaintext connection")) {
+      // The JDK's words for an answer that is no TLS at all.
+      return new RemoteException("the TLS handshake with " + what + " failed: the server"
+          + " answers without TLS; the URL of a server started without a certificate (kvasir"
+          + " serve without --tls-cert) starts with http://", e);
+    }
     return new RemoteException("the TLS handshake with " + what + " failed: "
         + e.getMessage() + ". If the server's certificate is signed by your own CA, give"
         + " that CA's certificate in PEM as the option remote.caFile (the command line's"

@@ -112,6 +112,28 @@ class TlsIT {
         .hasMessageContaining("remote.trustStore");
   }
 
+  /**
+   * A URL whose scheme the server does not speak: each way round the error says which to
+   * give. The client saw a closed connection, or the JDK's "plaintext connection?" with the
+   * advice to trust a CA, and a path under the URL a 404 with no word on the URL.
+   */
+  @Test
+  void aUrlOfTheWrongSchemeOrWithAPath_isRefusedSayingWhatToGive() {
+    KvOptions briefly = KvOptions.defaults().with("accessToken", Served.TOKEN)
+        .with("remote.deadlineMs", "2000");
+    assertThatThrownBy(() -> Kv.open(server.url().replace("https://", "http://"), briefly))
+        .hasMessageContaining("if it has a certificate, its URL starts with https://");
+    try (KvServer plain = KvServer.builder(engine).accessToken(Served.TOKEN).port(0).start()) {
+      assertThatThrownBy(() -> Kv.open(plain.url().replace("http://", "https://"), briefly))
+          .isInstanceOf(RemoteException.class).hasMessageEndingWith("the server answers without"
+              + " TLS; the URL of a server started without a certificate (kvasir serve without"
+              + " --tls-cert) starts with http://");
+      assertThatThrownBy(() -> Kv.open(plain.url() + "/v2", briefly))
+          .isInstanceOf(RemoteException.class).hasMessageContaining("(status=404)")
+          .hasMessageContaining("Check the URL");
+    }
+  }
+
   /** Deno takes its proxy from HTTPS_PROXY, for KV Connect as for fetch. */
   @Test
   void deno_throughTheProxyOfItsEnvironment_runsEveryRemoteOperation() throws Exception {
