@@ -76,7 +76,9 @@ class CliEnvironmentIT {
 
       Jar.Run without = kvasir.run(Map.of("KVASIR_DB", url), "set", "[\"k\"]", "1");
       assertThat(without.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
-      assertThat(without.err()).contains("password");
+      assertThat(without.err()).contains("no password was provided. Give it in the URL"
+          + " (postgresql://user:password@…), as the option password (kvasir:"
+          + " --db-password-file), in PGPASSWORD or in ~/.pgpass.");
 
       Map<String, String> shell = Map.of("KVASIR_DB", url,
           "KVASIR_DB_PASSWORD_FILE", secret.toString());
@@ -85,6 +87,10 @@ class CliEnvironmentIT {
       Jar.Run get = kvasir.run("get", "--db", url, "--db-password-file", secret.toString(),
           "[\"k\"]");
       assertThat(get.out()).as(get.err()).isEqualTo("1\n");
+      // As psql takes it: a container's environment often gives the password so.
+      Jar.Run libpq = kvasir.run(Map.of("PGPASSWORD", "pw-kept-in-a-file-7"), "get", "--db", url,
+          "[\"k\"]");
+      assertThat(libpq.out()).as(libpq.err()).isEqualTo("1\n");
 
       // The variable is for PostgreSQL: a local file beside it still opens.
       Jar.Run file = kvasir.run(shell, "set", "--db", "local.sqlite3", "[\"k\"]", "2");

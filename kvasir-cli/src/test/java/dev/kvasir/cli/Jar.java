@@ -105,10 +105,10 @@ final class Jar {
         "-jar", jar.toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
-    // The commands take defaults from KVASIR_* variables (and a token from Deno's); a
-    // developer's shell must not set them.
+    // The commands take defaults from KVASIR_* variables (a token from Deno's, a PostgreSQL
+    // password from libpq's); a developer's shell must not set them.
     pb.environment().keySet().removeIf(k -> k.startsWith("KVASIR_")
-        || k.equals("DENO_KV_ACCESS_TOKEN"));
+        || k.equals("DENO_KV_ACCESS_TOKEN") || k.equals("PGPASSWORD"));
     pb.environment().putAll(env);
     return pb;
   }

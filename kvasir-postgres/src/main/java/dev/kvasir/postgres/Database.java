@@ -84,6 +84,15 @@ final class Database implements AutoCloseable {
     this.clock = new DatabaseClock(localClock);
   }
 
+  /**
+   * libpq's {@code PGPASSWORD}, for a URL that leaves the password out, as {@code psql} takes it
+   * (docs/postgres.md §8); pgjdbc reads {@code ~/.pgpass} itself, but not this. Null if unset.
+   */
+  private static String environmentPassword() {
+    String password = System.getenv("PGPASSWORD");
+    return password == null || password.isEmpty() ? null : password;
+  }
+
   /** Connects as {@code config} says; a pool is created for a URL. */
   static Database open(PostgresConfig config) {
     return open(config, System::currentTimeMillis);
@@ -100,8 +109,9 @@ final class Database implements AutoCloseable {
     if (config.user() != null) {
       h.setUsername(config.user());
     }
-    if (config.password() != null) {
-      h.setPassword(config.password());
+    String password = config.password() != null ? config.password() : environmentPassword();
+    if (password != null) {
+      h.setPassword(password);
     }
     h.setPoolName("kvasir-postgres " + config.schema());
     h.setMaximumPoolSize(config.poolSize());
@@ -130,7 +140,10 @@ final class Database implements AutoCloseable {
       // pgjdbc says "The connection attempt failed." for a host name that does not resolve.
       String why = root instanceof UnknownHostException ? " (unknown host " + root.getMessage()
           + ")" : "";
-      String message = "cannot connect to " + config.describe() + ": " + cause.getMessage() + why;
+      String message = "cannot connect to " + config.describe() + ": " + cause.getMessage() + why
+          + (password == null && String.valueOf(cause.getMessage()).contains("no password")
+              ? " Give it in the URL (postgresql://user:password@…), as the option password"
+                  + " (kvasir: --db-password-file), in PGPASSWORD or in ~/.pgpass." : "");
       // A server that is not up yet, or a name not in DNS yet (a container started beside
       // ours): later may succeed. A refused password or a missing database will not.
       if (root instanceof UnknownHostException
