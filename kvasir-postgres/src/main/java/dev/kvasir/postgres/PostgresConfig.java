@@ -33,7 +33,8 @@ import javax.sql.DataSource;
  * through {@link dev.kvasir.Kv#open(String, KvOptions)} they are also the options {@code
  * postgres.schema}, {@code postgres.poolSize} and {@code postgres.retryTimeoutMs}. The option
  * {@code password} gives the password of a URL that leaves it out, so that it need not appear
- * on a command line ({@code kvasir serve --db-password-file}); {@code postgres.readOnly=true}
+ * on a command line ({@code kvasir serve --db-password-file}); without it, libpq's {@code
+ * PGPASSWORD} and then {@code ~/.pgpass} do (docs/postgres.md §8); {@code postgres.readOnly=true}
  * opens it {@link #readOnly(boolean) for reading only}.
  */
 public final class PostgresConfig {
