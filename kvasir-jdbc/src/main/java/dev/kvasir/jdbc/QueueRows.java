@@ -64,8 +64,10 @@ public final class QueueRows {
     try (ResultSet r = p.executeQuery()) {
       r.next();
       long oldest = r.getLong(4);
+      // wasNull speaks of the last column read: it must come before the others are.
+      boolean noneDue = r.wasNull();
       return new QueueStore.Stats(r.getLong(1), r.getLong(2), r.getLong(3),
-          r.wasNull() ? Long.MAX_VALUE : oldest);
+          noneDue ? Long.MAX_VALUE : oldest);
     }
   }
 }

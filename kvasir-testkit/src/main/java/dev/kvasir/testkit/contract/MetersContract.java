@@ -55,4 +55,16 @@ public abstract class MetersContract extends ContractBase {
     assertThat(sink.read("kvasir.engine.queue.messages{state=running}")).isZero();
     assertThat(sink.read("kvasir.engine.queue.oldest.ready.seconds")).isPositive();
   }
+
+  /** With no message due the age is 0; the engines over JDBC reported the time since 1970. */
+  @Test
+  void aQueueWithNoDueMessage_reportsNoAge() throws Exception {
+    requireEngineMeters();
+    assumeTrue(supportsQueues(), "this engine has no queue");
+    kv.enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+    kv.bindMeters(sink);
+    assertThat(await(() -> sink.read("kvasir.engine.queue.messages{state=delayed}"), 1))
+        .isEqualTo(1);
+    assertThat(sink.read("kvasir.engine.queue.oldest.ready.seconds")).isZero();
+  }
 }
