@@ -26,10 +26,13 @@ final class RequestMetrics extends EventsHandler {
   /** Meters into {@code registry}; the handler it wraps is set later. */
   RequestMetrics(MeterRegistry registry) {
     this.registry = registry;
+    // One description for both: Prometheus has one HELP per name, and showed the last one
+    // registered ("refused by a failed check") over the applied writes too.
+    String commits = "Atomic writes the engine answered, by outcome: committed or check_failed";
     this.committed = Counter.builder("kvasir.server.commits").tag("outcome", "committed")
-        .description("Atomic writes applied").register(registry);
+        .description(commits).register(registry);
     this.checkFailed = Counter.builder("kvasir.server.commits").tag("outcome", "check_failed")
-        .description("Atomic writes refused by a failed check").register(registry);
+        .description(commits).register(registry);
   }
 
   /** Counts an atomic write the engine answered: applied, or a check failed. */

@@ -16,6 +16,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** {@code GET /metrics} after a known load: the counters match what was sent. */
@@ -76,6 +80,14 @@ class MetricsTest {
             .isGreaterThanOrEqualTo(0);
         assertThat(sample(text, "kvasir_engine_queue_messages", "state=\"ready\""))
             .isZero();
+        // Meters of one name share their description, which Prometheus shows once for all.
+        Map<String, Set<String>> descriptions = new TreeMap<>();
+        registry.getMeters().forEach(m -> descriptions.computeIfAbsent(m.getId().getName(),
+            name -> new TreeSet<>()).add(String.valueOf(m.getId().getDescription())));
+        assertThat(descriptions).allSatisfy((name, texts) -> assertThat(texts).as(name)
+            .hasSize(1));
+        assertThat(text).contains("# HELP kvasir_server_commits_total Atomic writes the engine"
+            + " answered, by outcome: committed or check_failed");
       }
     }
   }
