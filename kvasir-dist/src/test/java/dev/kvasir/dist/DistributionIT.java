@@ -114,7 +114,7 @@ class DistributionIT {
         assertThat(sample(text, "kvasir_engine_commit_batch_size_sum", ""))
             .isGreaterThanOrEqualTo(writes);
         assertThat(sample(text, "kvasir_engine_commit_batch_size_count", "")).isPositive();
-        assertThat(sample(text, "kvasir_sqlite_wal_size", "")).isPositive();
+        assertThat(sample(text, "kvasir_sqlite_wal_size_bytes", "")).isPositive();
       }
     } finally {
       serve.destroy(); // SIGTERM

@@ -74,7 +74,7 @@ class KvasirMetricsTest {
       var batches = registry.get("kvasir.engine.commit.batch.size").summary();
       assertThat(batches.totalAmount()).isGreaterThanOrEqualTo(400);
       assertThat(batches.count()).isLessThanOrEqualTo((long) batches.totalAmount());
-      assertThat(registry.get("kvasir.sqlite.wal.size").gauge().value()).isPositive();
+      assertThat(registry.get("kvasir.sqlite.wal.size.bytes").gauge().value()).isPositive();
       assertThat(registry.get("kvasir.sqlite.wal.checkpoints").functionCounter().count())
           .isGreaterThanOrEqualTo(1);
 

@@ -30,7 +30,9 @@ final class SqliteMeters {
       return; // in memory: no file, no log
     }
     Path wal = Path.of(path + "-wal");
-    sink.gauge("kvasir.sqlite.wal.size", "Bytes in the write-ahead log file", () -> size(wal));
+    // Named with its unit, as Prometheus names are (kvasir_sqlite_wal_size_bytes).
+    sink.gauge("kvasir.sqlite.wal.size.bytes", "Bytes in the write-ahead log file",
+        () -> size(wal));
     sink.functionCounter("kvasir.sqlite.wal.checkpoints",
         "Checkpoints after which the write-ahead log started over", () -> checkpoints(wal));
   }

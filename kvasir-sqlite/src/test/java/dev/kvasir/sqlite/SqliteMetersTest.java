@@ -50,7 +50,7 @@ class SqliteMetersTest {
       for (int i = 0; i < 200; i++) { // 12.5 MB: SQLite checkpoints every 1000 pages (4 MB)
         kv.set(KvKey.of("big", i), new byte[64 * 1024]);
       }
-      assertThat(sink.read("kvasir.sqlite.wal.size")).isPositive();
+      assertThat(sink.read("kvasir.sqlite.wal.size.bytes")).isPositive();
       assertThat(sink.read("kvasir.sqlite.wal.checkpoints")).isGreaterThanOrEqualTo(2);
     }
   }
