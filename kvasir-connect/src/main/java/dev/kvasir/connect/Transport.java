@@ -122,7 +122,7 @@ final class Transport implements AutoCloseable {
             HttpHeader.PROXY_AUTHORIZATION, proxy.user(), proxy.password()));
       }
     });
-    client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "kvasir"));
+    client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent()));
     client.setConnectTimeout(config.timeout().toMillis());
     try {
       client.start();
@@ -133,6 +133,16 @@ final class Transport implements AutoCloseable {
     // answer. (Starting the client installs the handlers.)
     client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
     client.getProtocolHandlers().remove(ProxyAuthenticationProtocolHandler.NAME);
+  }
+
+  /**
+   * {@code kvasir/VERSION Java/VERSION}, as Deno sends {@code Deno/2.9.6}: a server's access log
+   * then tells which clients (and which releases of them) call it.
+   */
+  static String userAgent() {
+    String version = Transport.class.getPackage().getImplementationVersion();
+    return "kvasir/" + (version == null ? "dev" : version) + " Java/"
+        + Runtime.version().feature();
   }
 
   /**
