@@ -25,7 +25,7 @@ final class Durations implements ITypeConverter<Duration> {
   public Duration convert(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     if (t.startsWith("-")) {
-      throw new TypeConversionException("'" + text + "' is negative; a duration is 0 or more");
+      throw negative(text);
     }
     try {
       if (t.matches("\\d+")) {
@@ -34,7 +34,7 @@ final class Durations implements ITypeConverter<Duration> {
       if (t.startsWith("p")) {
         Duration d = Duration.parse(t);
         if (d.isNegative()) {
-          throw new TypeConversionException("'" + text + "' is negative; a duration is 0 or more");
+          throw negative(text);
         }
         return d;
       }
@@ -56,6 +56,10 @@ final class Durations implements ITypeConverter<Duration> {
     throw new TypeConversionException("'" + text + "' is not a duration; write milliseconds"
         + " (1500), a number with ms, s, m, h or d (30s, 5m, 1.5s), several (1h30m) or ISO-8601"
         + " (PT1H30M)");
+  }
+
+  private static TypeConversionException negative(String text) {
+    return new TypeConversionException("'" + text + "' is negative; a duration is 0 or more");
   }
 
   private static BigDecimal secondsIn(String unit) {

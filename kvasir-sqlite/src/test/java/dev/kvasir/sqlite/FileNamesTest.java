@@ -66,7 +66,7 @@ class FileNamesTest {
     }
   }
 
-  /** An engine added for a scheme outranks SQLite, which takes such a location only to refuse it. */
+  /** An engine added for a scheme outranks SQLite, which takes such a location to refuse it. */
   @Test
   void aUrlLikeLocation_isTakenLast() {
     SqliteEngineProvider sqlite = new SqliteEngineProvider();
