@@ -4,6 +4,8 @@ import dev.kvasir.AtomicOperation;
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.Limits;
+import dev.kvasir.base.KvLimitException;
 import java.io.IOException;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -28,6 +30,13 @@ import picocli.CommandLine.Parameters;
         "  jq .settings app.json | kvasir set '[\"config\"]' -",
         "  kvasir set '[\"logo\"]' - --type bytes < logo.png"})
 final class SetCommand extends DbCommand {
+  /**
+   * The most of standard input read for a value: more than any value's text (64 KiB stored,
+   * several times that as escaped JSON). Read whole, a 4 GB file was held in memory before it
+   * was refused.
+   */
+  private static final int INPUT_LIMIT = 16 << 20;
+
   @Parameters(index = "0", paramLabel = "KEY", description = "e.g. '[\"users\", \"alice\"]'")
   KvKey key;
 
@@ -82,6 +91,12 @@ final class SetCommand extends DbCommand {
       throw new IllegalArgumentException("in the shell, give the value itself; - (standard"
           + " input) is for 'kvasir set' run on its own");
     }
-    return System.in.readAllBytes();
+    byte[] input = System.in.readNBytes(INPUT_LIMIT + 1);
+    if (input.length > INPUT_LIMIT) {
+      throw new KvLimitException("value too large: standard input holds more than "
+          + (INPUT_LIMIT >> 20) + " MiB, and a value is at most " + Limits.MAX_VALUE_BYTES
+          + " bytes");
+    }
+    return input;
   }
 }

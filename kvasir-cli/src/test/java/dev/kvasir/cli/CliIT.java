@@ -112,6 +112,13 @@ class CliIT {
     assertThat(notText.exit()).isEqualTo(Kvasir.USAGE);
     assertThat(notText.err()).contains("standard input is not UTF-8 text")
         .contains("--type bytes");
+
+    // Input far larger than a value is refused once it is read that far, not held whole.
+    Jar.Run huge = kvasir.runWithInput(new byte[(16 << 20) + 1000], "set", "[\"h\"]", "-",
+        "--type", "bytes");
+    assertThat(huge.exit()).isEqualTo(Kvasir.FAILED);
+    assertThat(huge.err()).isEqualTo("error: value too large: standard input holds more than"
+        + " 16 MiB, and a value is at most 65536 bytes\n");
   }
 
   @Test
