@@ -1,6 +1,7 @@
 package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
+import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.EngineProvider;
@@ -98,8 +99,9 @@ final class DatabaseOption {
     String where = location();
     List<Path> files = engine.files(where);
     if (!writes && !files.isEmpty() && !Files.exists(files.get(0))) {
-      throw new KvException("there is no database at " + where + "; check --db (commands"
-          + " that write, such as set or import, create it)");
+      throw new KvException("there is no database at " + where
+          + FileErrorReason.unexpandedTilde(where) + "; check --db (commands that write, such"
+          + " as set or import, create it)");
     }
     KvOptions options = EngineOptions.of(engineOptions);
     options = writes ? options : engine.readOnly(options);

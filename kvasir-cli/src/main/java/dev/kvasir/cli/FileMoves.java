@@ -41,7 +41,7 @@ final class FileMoves {
     if (dir != null && !Files.isDirectory(dir)) {
       // Else the error would name the partial file, which the user never asked for.
       throw new NoSuchFileException(target.toString(), null, "its directory " + dir
-          + " does not exist");
+          + " does not exist" + FileErrorReason.unexpandedTilde(target.toString()));
     }
     // Else the whole file was written aside first, and the rename onto the directory failed
     // naming the partial file: "cannot use out.partial-4711: Is a directory".

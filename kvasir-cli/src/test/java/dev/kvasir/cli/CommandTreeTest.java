@@ -272,6 +272,15 @@ class CommandTreeTest {
     }
   }
 
+  @Test
+  void aDatabaseStartingWithATilde_thatIsNotFound_isSaidToBeUnexpanded() {
+    StringWriter err = new StringWriter();
+    assertThat(run(err, "get", "--db=~/no-such.sqlite3", "[\"a\"]"))
+        .isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(err.toString()).startsWith("error: there is no database at ~/no-such.sqlite3 (~"
+        + " is not expanded here");
+  }
+
   /** As psql and git take them: 'kvasir --db app.db get KEY' said only that --db was unknown. */
   @Test
   void optionsBeforeTheCommandsName_areRefused_sayingWhereTheyGo() {

@@ -37,4 +37,15 @@ public final class FileErrorReason {
     }
     return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }
+
+  /**
+   * For a path that is not found and starts with {@code ~}, why: neither Java nor a program
+   * expands it, and a shell does only at the start of a word ({@code --db=~/app.db} and a
+   * quoted {@code '~/app.db'} keep it, as do configuration files and environment variables).
+   * Empty for any other path.
+   */
+  public static String unexpandedTilde(String path) {
+    return path.startsWith("~") ? " (~ is not expanded here: write the home directory's path,"
+        + " or ~/… as a word of its own on a shell's command line)" : "";
+  }
 }

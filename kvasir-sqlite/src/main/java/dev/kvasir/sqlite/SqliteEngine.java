@@ -1,6 +1,7 @@
 package dev.kvasir.sqlite;
 
 import dev.kvasir.base.Consistency;
+import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.MeterSink;
@@ -260,7 +261,8 @@ public final class SqliteEngine implements KvEngine {
     if (!Files.exists(path) && parent != null && !Files.isDirectory(parent)) {
       // SQLite says only "unable to open database file"; it creates no directories.
       throw new KvException("cannot " + (readOnly ? "open " : "create ") + path
-          + ": its directory " + parent + " does not exist");
+          + ": its directory " + parent + " does not exist"
+          + FileErrorReason.unexpandedTilde(path.toString()));
     }
     if (Files.exists(path) && !Files.isReadable(path)) {
       // SQLite says only "unable to open database file"; read-only would not help either.

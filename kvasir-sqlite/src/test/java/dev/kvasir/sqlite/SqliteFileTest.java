@@ -172,6 +172,16 @@ class SqliteFileTest {
     assertThat(Files.exists(Path.of(url))).isFalse();
   }
 
+  /** Java expands no ~, nor does a shell after '=' or in quotes: the error says so. */
+  @Test
+  void aPathStartingWithATilde_thatIsNotFound_isSaidToBeUnexpanded() {
+    assertThatThrownBy(() -> Kv.open("~/sqlite-file-test-no-such-dir/app.db"))
+        .hasMessageContaining("its directory ")
+        .hasMessageEndingWith(" does not exist (~ is not expanded here: write the home"
+            + " directory's path, or ~/… as a word of its own on a shell's command line)");
+    assertThat(Files.exists(Path.of("~"))).isFalse();
+  }
+
   @Test
   void fileThatIsNotADatabase_isRefusedAndLeftUnchanged() throws Exception {
     Path file = dir.resolve("notes.sqlite3");
