@@ -20,8 +20,9 @@ public final class FileErrorReason {
     if (e instanceof FileSystemException f && f.getReason() != null) {
       return f.getReason();
     }
-    if (e instanceof NoSuchFileException) {
-      return "no such file or directory";
+    if (e instanceof NoSuchFileException missing) {
+      return "no such file or directory"
+          + unexpandedTilde(String.valueOf(missing.getFile()));
     }
     if (e instanceof AccessDeniedException) {
       return "permission denied";
