@@ -89,6 +89,12 @@ final class ImportCommand extends DbCommand {
 
   @Override
   AutoCloseable openInput() throws IOException {
+    if (file.equals("-") && inShell()) {
+      // The shell reads its commands from there: the import took them as lines, then closed
+      // the stream, and the shell ended with a stack trace.
+      throw new IllegalArgumentException("in the shell, import a file; - (standard input) is"
+          + " for 'kvasir import' run on its own");
+    }
     if (file.equals("-")) {
       input = System.in;
       return null;

@@ -120,11 +120,13 @@ class ShellTest {
           "get [nope]",
           "serve",
           "set [\"stdin\"] -",
+          "import -",
           "count",
           "exit", ""));
       assertThat(screen).contains("{\"age\":30}").contains("{\"$u64\":\"2\"}")
           .contains("invalid key [nope] at position 2")
           .contains("in the shell, give the value itself")
+          .contains("in the shell, import a file; - (standard input) is for 'kvasir import'")
           .contains("'serve' does not run inside the shell");
       assertThat(kv.get(KvKey.of("users", "alice")).exists()).isTrue();
       assertThat(screen).as("count of the two entries").contains("kvasir> 2\n");
