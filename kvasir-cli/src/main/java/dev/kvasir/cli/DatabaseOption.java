@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import dev.kvasir.base.FileErrorReason;
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.spi.EngineProvider;
@@ -14,7 +15,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code --db}, {@code --access-token}, {@code --ca-file}, {@code --db-password-file},
@@ -83,9 +86,35 @@ final class DatabaseOption {
     return location + "?at=" + at;
   }
 
+  /** The command this option belongs to, which tells whether --db was on its command line. */
+  @Spec(Spec.Target.MIXEE) CommandSpec command;
+
   /** The engine that opens {@link #location()}. */
   EngineProvider engine() {
-    return Engines.provider(location());
+    try {
+      return Engines.provider(location());
+    } catch (KvArgumentException e) {
+      throw new KvArgumentException(e.getMessage() + fromEnvironment(), e);
+    } catch (KvException e) {
+      throw new KvException(e.getMessage() + fromEnvironment(), e);
+    }
+  }
+
+  private String fromEnvironment() {
+    return fromEnvironment(command, location);
+  }
+
+  /**
+   * Where {@code --db} came from when the environment gave it to {@code command}: an error
+   * quoting a location the user never typed on this command line must say where it comes from.
+   * Empty otherwise.
+   */
+  static String fromEnvironment(CommandSpec command, String location) {
+    boolean typed = command != null && command.commandLine() != null
+        && command.commandLine().getParseResult() != null
+        && command.commandLine().getParseResult().hasMatchedOption("--db");
+    return !typed && location.equals(System.getenv("KVASIR_DB"))
+        ? " (--db from the environment variable KVASIR_DB)" : "";
   }
 
   /**
@@ -97,11 +126,16 @@ final class DatabaseOption {
   Kv open(boolean writes) {
     EngineProvider engine = engine();
     String where = location();
-    List<Path> files = engine.files(where);
+    List<Path> files;
+    try {
+      files = engine.files(where);
+    } catch (KvArgumentException e) {
+      throw new KvArgumentException(e.getMessage() + fromEnvironment(), e);
+    }
     if (!writes && !files.isEmpty() && !Files.exists(files.get(0))) {
       throw new KvException("there is no database at " + where
-          + FileErrorReason.unexpandedTilde(where) + "; check --db (commands that write, such"
-          + " as set or import, create it)");
+          + FileErrorReason.unexpandedTilde(where) + fromEnvironment() + "; check --db"
+          + " (commands that write, such as set or import, create it)");
     }
     KvOptions options = EngineOptions.of(engineOptions);
     options = writes ? options : engine.readOnly(options);

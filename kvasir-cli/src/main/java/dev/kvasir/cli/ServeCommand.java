@@ -235,7 +235,14 @@ final class ServeCommand implements Callable<Integer> {
     KvEngine engine;
     String served;
     try {
-      EngineProvider provider = Engines.provider(location);
+      EngineProvider provider;
+      try {
+        provider = Engines.provider(location);
+        provider.files(location); // refuses a name the engine takes for no file (sqlite:x)
+      } catch (KvException e) {
+        err.println("error: " + e.getMessage() + DatabaseOption.fromEnvironment(spec, location));
+        return e instanceof KvArgumentException ? Kvasir.USAGE : Kvasir.DATABASE_ERROR;
+      }
       KvOptions options = EngineOptions.of(engineOptions);
       if (dbPasswordFile != null) {
         try {

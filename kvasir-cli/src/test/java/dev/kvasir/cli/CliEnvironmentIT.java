@@ -40,7 +40,26 @@ class CliEnvironmentIT {
     assertThat(kvasir.run(local, "get", "[\"k\"]").out()).isEqualTo("\"through the server\"\n");
     Jar.Run elsewhere = kvasir.run(local, "get", "--db", "other.sqlite3", "[\"k\"]");
     assertThat(elsewhere.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
-    assertThat(elsewhere.err()).contains("there is no database at other.sqlite3");
+    assertThat(elsewhere.err()).contains("there is no database at other.sqlite3")
+        .doesNotContain("environment");
+  }
+
+  /** An error quoting a location the user did not type says where it came from. */
+  @Test
+  void aLocationFromKvasirDb_thatIsRefused_isSaidToComeFromThere() throws Exception {
+    Jar kvasir = new Jar(dir);
+    String from = " (--db from the environment variable KVASIR_DB)";
+    Jar.Run missing = kvasir.run(Map.of("KVASIR_DB", "gone.sqlite3"), "get", "[\"k\"]");
+    assertThat(missing.err()).startsWith("error: there is no database at gone.sqlite3" + from);
+    Jar.Run command = kvasir.run(Map.of("KVASIR_DB", "sqlite:app.db"), "set", "[\"k\"]", "1");
+    assertThat(command.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(command.err()).isEqualTo("error: no engine takes locations starting 'sqlite:',"
+        + " as in 'sqlite:app.db'; for a file of that name, write ./sqlite:app.db" + from + "\n");
+    Jar.Run serve = kvasir.run(Map.of("KVASIR_DB", "sqlite:app.db", "KVASIR_ACCESS_TOKEN",
+        TOKEN), "serve", "--port", "0");
+    assertThat(serve.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(serve.err()).endsWith(from + "\n");
+    assertThat(dir.resolve("sqlite:app.db")).doesNotExist();
   }
 
   @Test
