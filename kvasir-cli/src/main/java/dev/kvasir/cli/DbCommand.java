@@ -2,7 +2,6 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
-import dev.kvasir.Limits;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -44,13 +43,13 @@ abstract class DbCommand implements Callable<Integer> {
   void checkArguments() {}
 
   /**
-   * @throws IllegalArgumentException if there are more keys than one read or watch takes
+   * @throws IllegalArgumentException if there are more than {@code max} keys: Deno's limit of
+   *     the one read, watch or atomic commit the command makes (docs/limits.md)
    */
-  static void atMostTenKeys(List<KvKey> keys, String command) {
-    if (keys.size() > Limits.MAX_READ_RANGES) {
-      throw new IllegalArgumentException(command + " takes up to " + Limits.MAX_READ_RANGES
-          + " keys, as Deno does: got " + keys.size() + "; give the others to a second "
-          + command);
+  static void atMostKeys(List<KvKey> keys, int max, String command) {
+    if (keys.size() > max) {
+      throw new IllegalArgumentException(command + " takes up to " + max + " keys, as Deno"
+          + " does: got " + keys.size() + "; give the others to a second " + command);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.kvasir.AtomicOperation;
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.Limits;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,6 +32,11 @@ final class DeleteCommand extends DbCommand {
   @Override
   boolean writes() {
     return true;
+  }
+
+  @Override
+  void checkArguments() {
+    atMostKeys(keys, Limits.MAX_MUTATIONS, "delete");
   }
 
   @Override

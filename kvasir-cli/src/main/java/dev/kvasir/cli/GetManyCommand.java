@@ -3,6 +3,7 @@ package dev.kvasir.cli;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
+import dev.kvasir.Limits;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,7 +26,7 @@ final class GetManyCommand extends DbCommand {
 
   @Override
   void checkArguments() {
-    atMostTenKeys(keys, "get-many");
+    atMostKeys(keys, Limits.MAX_READ_RANGES, "get-many");
   }
 
   @Override

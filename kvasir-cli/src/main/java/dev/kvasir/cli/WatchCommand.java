@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
+import dev.kvasir.Limits;
 import dev.kvasir.WatchStream;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -31,7 +32,7 @@ final class WatchCommand extends DbCommand {
 
   @Override
   void checkArguments() {
-    atMostTenKeys(keys, "watch");
+    atMostKeys(keys, Limits.MAX_WATCHED_KEYS, "watch");
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -257,18 +258,23 @@ class CommandTreeTest {
         .contains("Did you mean --limit");
   }
 
-  /** Before the database is opened: one that does not exist must not hide the mistake. */
+  /**
+   * More keys than the command's one read, watch or commit takes. Before the database is
+   * opened: one that does not exist must not hide the mistake.
+   */
   @Test
-  void getManyOrWatch_ofMoreKeysThanOneReadTakes_isAUsageError_thatSaysWhatToDo() {
-    for (String command : List.of("get-many", "watch")) {
+  void getManyWatchOrDelete_ofMoreKeysThanDenoTakes_isAUsageError_thatSaysWhatToDo() {
+    for (var limit : Map.of("get-many", 10, "watch", 10, "delete", 1000).entrySet()) {
+      String command = limit.getKey();
       StringWriter err = new StringWriter();
       List<String> args = new ArrayList<>(List.of(command, "--db", "no-such.sqlite3"));
-      for (int i = 0; i < 11; i++) {
+      for (int i = 0; i <= limit.getValue(); i++) {
         args.add("[" + i + "]");
       }
-      assertThat(run(err, args.toArray(String[]::new))).isEqualTo(Kvasir.USAGE);
-      assertThat(err.toString()).isEqualTo("error: " + command + " takes up to 10 keys, as"
-          + " Deno does: got 11; give the others to a second " + command + "\n");
+      assertThat(run(err, args.toArray(String[]::new))).as(command).isEqualTo(Kvasir.USAGE);
+      assertThat(err.toString()).isEqualTo("error: " + command + " takes up to "
+          + limit.getValue() + " keys, as Deno does: got " + (limit.getValue() + 1) + "; give"
+          + " the others to a second " + command + "\n");
     }
   }
 
