@@ -91,12 +91,23 @@ final class DatabaseOption {
 
   /** The engine that opens {@link #location()}. */
   EngineProvider engine() {
+    return provider(location(), fromEnvironment());
+  }
+
+  /**
+   * The engine that takes {@code location}, which must also take it as a name of its files
+   * (the SQLite engine refuses {@code sqlite:x} there). A refusal ends with {@code source}, where
+   * the location came from; the same exception type keeps its exit code.
+   */
+  static EngineProvider provider(String location, String source) {
     try {
-      return Engines.provider(location());
+      EngineProvider provider = Engines.provider(location);
+      provider.files(location);
+      return provider;
     } catch (KvArgumentException e) {
-      throw new KvArgumentException(e.getMessage() + fromEnvironment(), e);
+      throw new KvArgumentException(e.getMessage() + source, e);
     } catch (KvException e) {
-      throw new KvException(e.getMessage() + fromEnvironment(), e);
+      throw new KvException(e.getMessage() + source, e);
     }
   }
 
@@ -126,12 +137,7 @@ final class DatabaseOption {
   Kv open(boolean writes) {
     EngineProvider engine = engine();
     String where = location();
-    List<Path> files;
-    try {
-      files = engine.files(where);
-    } catch (KvArgumentException e) {
-      throw new KvArgumentException(e.getMessage() + fromEnvironment(), e);
-    }
+    List<Path> files = engine.files(where);
     if (!writes && !files.isEmpty() && !Files.exists(files.get(0))) {
       throw new KvException("there is no database at " + where
           + FileErrorReason.unexpandedTilde(where) + fromEnvironment() + "; check --db"

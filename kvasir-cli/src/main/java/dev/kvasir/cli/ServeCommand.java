@@ -5,7 +5,6 @@ import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.server.KvServer;
 import dev.kvasir.spi.EngineProvider;
-import dev.kvasir.spi.Engines;
 import dev.kvasir.spi.KvEngine;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -235,14 +234,8 @@ final class ServeCommand implements Callable<Integer> {
     KvEngine engine;
     String served;
     try {
-      EngineProvider provider;
-      try {
-        provider = Engines.provider(location);
-        provider.files(location); // refuses a name the engine takes for no file (sqlite:x)
-      } catch (KvException e) {
-        err.println("error: " + e.getMessage() + DatabaseOption.fromEnvironment(spec, location));
-        return e instanceof KvArgumentException ? Kvasir.USAGE : Kvasir.DATABASE_ERROR;
-      }
+      EngineProvider provider = DatabaseOption.provider(location,
+          DatabaseOption.fromEnvironment(spec, location));
       KvOptions options = EngineOptions.of(engineOptions);
       if (dbPasswordFile != null) {
         try {
@@ -262,7 +255,8 @@ final class ServeCommand implements Callable<Integer> {
       served = provider.describe(location);
     } catch (IllegalArgumentException | KvException e) {
       err.println("error: " + e.getMessage());
-      // An engine option it does not know, or a value out of its range: the caller's to fix.
+      // A location or engine option the engine refuses, or a value out of its range: the
+      // caller's to fix.
       return e instanceof KvArgumentException ? Kvasir.USAGE : Kvasir.DATABASE_ERROR;
     }
     KvServer server;

@@ -255,13 +255,13 @@ public final class RemoteEngine implements KvEngine {
    * The text of a failure worth another attempt: the network, a timeout, a name that did not
    * resolve. Throws any other, and a failed TLS handshake, which the next attempt would repeat.
    */
-  private static String transientFailure(Throwable e, String what) {
+  private String transientFailure(Throwable e, String what) {
     for (Throwable c = e; c != null; c = c.getCause()) {
       if (c instanceof SSLHandshakeException tls) {
         throw untrusted(what, tls);
       }
     }
-    if (e instanceof ClosedChannelException && what.contains("'http://")) {
+    if (e instanceof ClosedChannelException && "http".equals(config.url().getScheme())) {
       return e + " (the server closed the connection without an answer, as a server that"
           + " speaks TLS does to a plain one: if it has a certificate, its URL starts with"
           + " https://)";
