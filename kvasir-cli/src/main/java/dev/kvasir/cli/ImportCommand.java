@@ -281,7 +281,7 @@ final class ImportCommand extends DbCommand {
     private long firstAddedNanos;
 
     boolean fits(Item item) {
-      return items.size() < BATCH_ENTRIES && bytes + size(item) <= BATCH_BYTES
+      return items.size() < BATCH_ENTRIES && bytes + bytesOf(item) <= BATCH_BYTES
           && keyBytes + item.key().encodedLength() <= BATCH_KEY_BYTES;
     }
 
@@ -290,7 +290,7 @@ final class ImportCommand extends DbCommand {
         firstAddedNanos = System.nanoTime();
       }
       items.add(item);
-      bytes += size(item);
+      bytes += bytesOf(item);
       keyBytes += item.key().encodedLength();
     }
 
@@ -302,7 +302,7 @@ final class ImportCommand extends DbCommand {
       return !items.isEmpty() && System.nanoTime() - firstAddedNanos > age.toNanos();
     }
 
-    private static int size(Item item) {
+    private static int bytesOf(Item item) {
       return item.key().encodedLength() + item.value().size();
     }
 
