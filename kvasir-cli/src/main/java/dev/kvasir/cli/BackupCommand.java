@@ -71,14 +71,13 @@ final class BackupCommand extends DbCommand {
   }
 
   private void print(Optional<Backup.Snapshot> copied, Backup backup) {
-    if (copied.isEmpty()) {
-      if (!json) {
-        out().println("unchanged since the last copy: " + backup.head());
-      }
+    if (copied.isEmpty() && !json) {
+      out().println("unchanged since the last copy: " + backup.head());
       out().flush();
       return;
     }
-    Backup.Snapshot s = copied.get();
+    // --once --json prints one object either way, so that a script always finds the commit.
+    Backup.Snapshot s = copied.or(backup::last).orElseThrow();
     ObjectNode line = Render.JSON.createObjectNode();
     line.put("time", s.time().toString());
     line.put("versionstamp", Versionstamp.ofVersion(s.version()).toString());
@@ -86,6 +85,9 @@ final class BackupCommand extends DbCommand {
     line.put("changed", s.changed());
     line.put("bytes", s.bytes());
     line.put("commit", s.commit().toString());
+    if (copied.isEmpty()) {
+      line.put("unchanged", true);
+    }
     if (json) {
       out().println(Render.text(line));
     } else {

@@ -3,6 +3,7 @@ package dev.kvasir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
@@ -83,6 +84,14 @@ class BackupCliIT {
         "--json");
     assertThat(first.exit()).as(first.err()).isZero();
     String firstCommit = Render.JSON.readTree(first.out()).get("commit").asText();
+    Jar.Run again = kvasir.run("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once",
+        "--json");
+    assertThat(again.exit()).as(again.err()).isZero();
+    JsonNode unchanged = Render.JSON.readTree(again.out());
+    assertThat(unchanged.get("commit").asText()).isEqualTo(firstCommit);
+    assertThat(unchanged.get("unchanged").asBoolean()).isTrue();
+    assertThat(unchanged.get("entries").asLong()).isEqualTo(2);
+    assertThat(unchanged.get("changed").asLong()).isZero();
     try (Kv kv = Kv.open(dir.resolve("app.sqlite3").toString())) {
       kv.delete(KvKey.of("a"));
       kv.set(KvKey.of("c"), 3);

@@ -121,6 +121,16 @@ public final class Backup implements AutoCloseable {
         blocks.committedBytes() - before, storage.headCid(), storage.head().time()));
   }
 
+  /**
+   * The state the last copy left, as a copy that changed nothing ({@code changed} and
+   * {@code bytes} 0), dated by when that copy read it; empty before the first copy.
+   */
+  public Optional<Snapshot> last() {
+    Cid head = blocks.lastCommit();
+    return head == null ? Optional.empty()
+        : Optional.of(new Snapshot(lastVersion, keys.length, 0, 0, head, storage.head().time()));
+  }
+
   /** The commit the backup ends at, or null before its first copy. */
   public Cid head() {
     return blocks.lastCommit();
