@@ -21,6 +21,8 @@ import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
@@ -169,7 +171,7 @@ public final class RemoteEngine implements KvEngine {
         Metadata.request().getBytes(StandardCharsets.UTF_8), config.timeout());
     String what = "the metadata endpoint at '" + config.url() + "'";
     CallDeadline deadline = CallDeadline.start(config.deadline());
-    return sendAsync(call, what, 0, config.retryDelay(), deadline).thenApply(response -> {
+    return sendAsync(call, what, 0, config.retryDelay(), deadline, false).thenApply(response -> {
       Metadata m = Metadata.parse(response.text(), response.uri());
       queuesOffered = response.header(RemoteQueue.OFFERED).equals("1");
       Instant early = m.expiresAt().minus(REFRESH_EARLY);
@@ -178,13 +180,29 @@ public final class RemoteEngine implements KvEngine {
       calls = CompletableFuture.completedFuture(fetched);
       refreshAt = early.isBefore(latest) ? early : latest; // after calls: read in this order
       return fetched;
+    }).exceptionally(error -> {
+      throw nothingApplied(error);
     });
+  }
+
+  /**
+   * A failed metadata exchange: the data call waiting for it was never sent, so a write behind
+   * it was not applied, however far the exchange itself got.
+   */
+  private static RuntimeException nothingApplied(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null
+        ? error.getCause() : error;
+    if (cause instanceof KvUnavailableException u && u.maybeApplied()) {
+      return new KvUnavailableException(u.getMessage(), false, u.getCause());
+    }
+    return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 
   /** Sends with retries for 5xx and network errors; returns a 2xx answer. */
   private Transport.Answer send(Transport.Call call, String what) {
     Duration delay = config.retryDelay();
     CallDeadline deadline = CallDeadline.start(config.deadline());
+    boolean arrived = false;
     for (int attempt = 0; ; attempt++) {
       ensureOpen();
       String failure;
@@ -205,8 +223,9 @@ public final class RemoteEngine implements KvEngine {
         cause = e.getCause();
         failure = transientFailure(cause, what);
       }
+      arrived |= mayHaveArrived(cause);
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
-        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause);
+        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause, arrived);
       }
       sleep(delay);
       delay = doubled(delay, MAX_RETRY_DELAY);
@@ -215,10 +234,11 @@ public final class RemoteEngine implements KvEngine {
 
   /**
    * {@link #send} without a thread waiting: the retries wait on a timer, and the future
-   * completes on the transport's threads.
+   * completes on the transport's threads. {@code arrived}: whether an attempt before this one
+   * may have reached the server.
    */
   private CompletableFuture<Transport.Answer> sendAsync(Transport.Call call, String what,
-      int attempt, Duration delay, CallDeadline deadline) {
+      int attempt, Duration delay, CallDeadline deadline, boolean arrived) {
     // A closed client starts no call, but retries the calls it started until it stops.
     if (attempt == 0 ? closed : stopping) {
       return CompletableFuture.failedFuture(new KvClosedException());
@@ -238,8 +258,9 @@ public final class RemoteEngine implements KvEngine {
       } else {
         failure = "status " + r.status() + ": " + r.text();
       }
+      boolean reached = arrived || mayHaveArrived(cause);
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
-        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause);
+        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause, reached);
       }
       // Run by the JDK's timer thread itself: the next attempt only starts a request. (Without
       // an executor, Java 17 with one or two processors would start a thread for it.)
@@ -247,7 +268,7 @@ public final class RemoteEngine implements KvEngine {
           Runnable::run);
       return CompletableFuture.supplyAsync(() -> null, later).thenCompose(
           ignored -> sendAsync(call, what, attempt + 1, doubled(delay, MAX_RETRY_DELAY),
-              deadline));
+              deadline, reached));
     }).thenCompose(next -> next);
   }
 
@@ -319,14 +340,28 @@ public final class RemoteEngine implements KvEngine {
   }
 
   /**
-   * The server answered 5xx or not at all: transient. A write may have been applied before the
-   * answer was lost; resending it is safe, as it carries its idempotency key.
+   * The server answered 5xx or not at all: transient. {@code arrived}: whether an attempt may
+   * have reached the server, so that a write may have been applied before its answer was lost.
    */
   private static KvUnavailableException gaveUp(String what, int attempt, String failure,
-      Throwable cause) {
+      Throwable cause, boolean arrived) {
     String attempts = attempt == 0 ? "1 attempt" : (attempt + 1) + " attempts";
     return new KvUnavailableException("KV Connect failed to call " + what + " after "
-        + attempts + "; last: " + failure, true, cause);
+        + attempts + "; last: " + failure, arrived, cause);
+  }
+
+  /**
+   * Whether a failed attempt may have delivered its request: every failure but a connection
+   * that was refused or a name that did not resolve, and a 5xx answer ({@code cause} null).
+   */
+  private static boolean mayHaveArrived(Throwable cause) {
+    for (Throwable c = cause; c != null; c = c.getCause()) {
+      if (c instanceof ConnectException || c instanceof UnresolvedAddressException
+          || c instanceof UnknownHostException) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The next delay of an exponential backoff: twice this one, at most {@code max}. */
@@ -369,7 +404,7 @@ public final class RemoteEngine implements KvEngine {
     return currentCalls().thenCompose(c -> {
       Transport.Call call = dataCall(c, method, body, strong, config.timeout(), extraHeaders);
       return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay(),
-          CallDeadline.start(config.deadline()));
+          CallDeadline.start(config.deadline()), false);
     });
   }
 
@@ -411,7 +446,29 @@ public final class RemoteEngine implements KvEngine {
   public CompletableFuture<Optional<Versionstamp>> atomicWriteAsync(AtomicWrite write) {
     Map<String, String> headers = writeHeaders(write);
     return writesInFlight.track(() -> sendDataAsync("atomic_write", Wire.atomicWrite(write), true,
-        headers).thenApply(r -> committed(r.body())));
+        headers).handle((r, error) -> {
+          if (error != null) {
+            throw withOutcome(error);
+          }
+          return committed(r.body());
+        }));
+  }
+
+  /**
+   * A write's failure, which for a write given up on also says whether it may have been
+   * applied: the caller cannot retry it with its idempotency key, so must read before writing
+   * again, or a sum would be counted twice.
+   */
+  private static RuntimeException withOutcome(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null
+        ? error.getCause() : error;
+    if (!(cause instanceof KvUnavailableException u)) {
+      return cause instanceof RuntimeException r ? r : new CompletionException(cause);
+    }
+    String outcome = u.maybeApplied()
+        ? "; the write may have been applied: read the keys it writes before writing them again"
+        : "; the write was not applied: it did not reach the server";
+    return new KvUnavailableException(u.getMessage() + outcome, u.maybeApplied(), u.getCause());
   }
 
   /**
