@@ -64,6 +64,7 @@ public final class RemoteEngine implements KvEngine {
   private final RemoteConfig config;
   private final Transport transport;
   private final Set<RemoteWatch> watches = ConcurrentHashMap.newKeySet();
+  private final WatchOutage watchOutage;
   private final RemoteQueue queue = new RemoteQueue(this);
   private volatile boolean queuesOffered;
   /** The metadata in use, with what data calls under it share: a completed future. */
@@ -80,6 +81,7 @@ public final class RemoteEngine implements KvEngine {
   private RemoteEngine(RemoteConfig config) {
     this.config = config;
     this.transport = new Transport(config);
+    this.watchOutage = new WatchOutage(config.url());
   }
 
   /**
@@ -537,6 +539,10 @@ public final class RemoteEngine implements KvEngine {
   InputStream openWatchStream(List<RawKey> keys) throws IOException, InterruptedException {
     return transport.openStream(dataCall(awaitCalls(), "watch", Wire.watch(keys), true,
         config.timeout(), Map.of()));
+  }
+
+  WatchOutage watchOutage() {
+    return watchOutage;
   }
 
   void watchClosed(RemoteWatch watch) {

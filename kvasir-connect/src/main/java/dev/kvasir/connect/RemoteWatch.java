@@ -55,6 +55,7 @@ final class RemoteWatch implements EngineWatch {
         if (closed) {
           break;
         }
+        engine.watchOutage().lost(this, e);
         Thread.sleep(delay.toMillis());
         delay = RemoteEngine.doubled(delay, MAX_RECONNECT_DELAY);
       }
@@ -65,6 +66,7 @@ final class RemoteWatch implements EngineWatch {
   private synchronized InputStream stream() throws IOException, InterruptedException {
     if (stream == null) {
       stream = engine.openWatchStream(keys);
+      engine.watchOutage().reconnected(this);
     }
     return stream;
   }
@@ -111,6 +113,7 @@ final class RemoteWatch implements EngineWatch {
   public void close() {
     closed = true;
     dropStream();
+    engine.watchOutage().closed(this);
     engine.watchClosed(this);
   }
 }

@@ -36,7 +36,7 @@ class WriteOutcomeTest {
       kv.get(KvKey.of("warm")); // the metadata is in: the write itself is refused
       server.close();
       KvUnavailableException e = catchThrowableOfType(
-          () -> kv.sum(KvKey.of("n"), 1), KvUnavailableException.class);
+          KvUnavailableException.class, () -> kv.sum(KvKey.of("n"), 1));
       assertThat(e.maybeApplied()).isFalse();
       assertThat(e).hasMessageContaining("the write was not applied");
     }
@@ -48,7 +48,7 @@ class WriteOutcomeTest {
         KvServer server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0).start();
         Kv kv = Kv.open(server.url(), client("500"))) {
       KvUnavailableException e = catchThrowableOfType(
-          () -> kv.sum(KvKey.of("n"), 1), KvUnavailableException.class);
+          KvUnavailableException.class, () -> kv.sum(KvKey.of("n"), 1));
       assertThat(e.maybeApplied()).isTrue();
       assertThat(e).hasMessageContaining("(remote.deadlineMs reached)")
           .hasMessageContaining("the write may have been applied: read the keys it writes");

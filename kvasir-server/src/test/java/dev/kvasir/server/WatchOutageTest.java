@@ -1,0 +1,97 @@
+package dev.kvasir.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvKey;
+import dev.kvasir.WatchStream;
+import dev.kvasir.base.KvOptions;
+import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.spi.KvEngine;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A client's watches that lose their server say so, and again once they are all back: once per
+ * outage as the client sees it, so once, or twice when one watch notices the server gone only
+ * after another has reconnected.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a regression hangs
+class WatchOutageTest {
+  @Test
+  void watchesThatLoseTheirServer_warn_andWarnAgainOnceAllAreBack() throws Exception {
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    try (KvEngine engine = MemoryEngine.open()) {
+      KvServer first = start(engine, 0);
+      int port = first.port();
+      try (Kv kv = Kv.open(first.url(), KvOptions.defaults().with("accessToken", Served.TOKEN)
+              .with("remote.retryDelayMs", "50"));
+          WatchStream a = kv.watch(List.of(KvKey.of("a")));
+          WatchStream b = kv.watch(List.of(KvKey.of("b")))) {
+        BlockingQueue<Object> seenAtA = read(a);
+        read(b);
+        assertThat(seenAtA.poll(10, TimeUnit.SECONDS)).isEqualTo(NONE);
+        System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8)); // SLF4J's simple log
+        first.close();
+        await(logged::toString, log -> log.contains("broke"));
+        try (KvServer second = start(engine, port)) {
+          await(logged::toString, log -> count(log, "broke") == count(log, "connected again"));
+          assertThat(count(logged.toString(StandardCharsets.UTF_8), "broke")).as("%s", logged)
+              .isBetween(1, 2);
+          kv.set(KvKey.of("a"), "after");
+          Object seen = seenAtA.poll(10, TimeUnit.SECONDS);
+          while (NONE.equals(seen)) { // the snapshot the new stream began with
+            seen = seenAtA.poll(10, TimeUnit.SECONDS);
+          }
+          assertThat(seen).isEqualTo("after");
+        }
+      }
+    } finally {
+      System.setErr(stderr);
+    }
+  }
+
+  private static int count(String log, String text) {
+    return log.split(text, -1).length - 1;
+  }
+
+  private static final String NONE = "(none)";
+
+  /** The values {@code watch} sees, read on a thread of their own, as a watcher reads them. */
+  private static BlockingQueue<Object> read(WatchStream watch) {
+    BlockingQueue<Object> seen = new LinkedBlockingQueue<>();
+    Thread reader = new Thread(() -> {
+      while (watch.hasNext()) {
+        Object value = watch.next().get(0).value();
+        seen.add(value == null ? NONE : value);
+      }
+    });
+    reader.setDaemon(true);
+    reader.start();
+    return seen;
+  }
+
+  private static KvServer start(KvEngine engine, int port) {
+    return KvServer.builder(engine).accessToken(Served.TOKEN).port(port).start();
+  }
+
+  private static void await(Supplier<String> log, Predicate<String> logged)
+      throws InterruptedException {
+    long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!logged.test(log.get())) {
+      assertThat(System.nanoTime() - end).as("the log: %s", log.get()).isNegative();
+      Thread.sleep(20);
+    }
+  }
+}
