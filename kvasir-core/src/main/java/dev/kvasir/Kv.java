@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.ThreadLocalRandom;
@@ -65,6 +66,8 @@ public final class Kv implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<WatchStream> watches = ConcurrentHashMap.newKeySet();
   private final Set<QueueListener> listeners = ConcurrentHashMap.newKeySet();
+  /** Where {@link #bindMeters} reports, told when the database closes. */
+  private final List<MeterSink> sinks = new CopyOnWriteArrayList<>();
   private final ConflictTurns turns = new ConflictTurns();
   private volatile LongConsumer committed = n -> { };
   private volatile LongConsumer checkFailed = n -> { };
@@ -508,10 +511,12 @@ public final class Kv implements AutoCloseable {
    * Reports what this database measures to {@code sink} from now on (docs/operations.md §5):
    * {@code kvasir.commits} by outcome, {@code kvasir.watches.open}, and its engine's meters
    * (group commits, sweeps, queue depth, storage). {@code kvasir-micrometer} binds them to a
-   * Micrometer registry; without a sink nothing is recorded.
+   * Micrometer registry; without a sink nothing is recorded. Closing the database tells the sink
+   * ({@link MeterSink#databaseClosed()}).
    */
   public void bindMeters(MeterSink sink) {
     ensureOpen();
+    sinks.add(sink);
     String what = "Atomic writes by outcome: committed, or refused by a failed check";
     committed = committed.andThen(sink.counter("kvasir.commits", what, "outcome", "committed"));
     checkFailed = checkFailed.andThen(sink.counter("kvasir.commits", what,
@@ -537,7 +542,11 @@ public final class Kv implements AutoCloseable {
       List.copyOf(listeners).forEach(QueueListener::close);
       List.copyOf(watches).forEach(WatchStream::close);
     } finally {
-      engine.close();
+      try {
+        engine.close();
+      } finally {
+        sinks.forEach(MeterSink::databaseClosed);
+      }
     }
   }
 

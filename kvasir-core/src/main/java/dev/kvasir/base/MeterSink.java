@@ -33,4 +33,12 @@ public interface MeterSink {
    * answer at once, from memory: it may run on a scraper's request thread.
    */
   void gauge(String name, String description, DoubleSupplier value, String... tags);
+
+  /**
+   * The database these meters measure is closed, so they will read nothing more: {@code
+   * kvasir-micrometer} removes them from its registry, so that a database opened again under the
+   * same tags gets meters of its own rather than readings of the closed one. Called once, by
+   * {@code Kv.close}.
+   */
+  default void databaseClosed() {}
 }

@@ -20,8 +20,11 @@ import java.util.function.Consumer;
  * new KvasirMetrics(kv, Tags.of("db", "app")).bindTo(registry);
  * }</pre>
  *
- * The registry then holds the database's meters, and through them the database, until it is
- * closed or the meters are removed.
+ * The registry then holds the database's meters, and through them the database. Closing the
+ * {@code Kv} removes them, so that a database opened again under the same tags gets meters of its
+ * own; give each database open at the same time tags of its own, as meters of one name and tags
+ * are one meter. Meters bound to an engine without a {@code Kv} stay until the registry removes
+ * them.
  */
 public final class KvasirMetrics implements MeterBinder {
   private final Consumer<MicrometerSink> target;

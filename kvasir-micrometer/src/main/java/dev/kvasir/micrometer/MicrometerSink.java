@@ -5,10 +5,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleConsumer;
 import java.util.function.DoubleSupplier;
@@ -22,6 +25,8 @@ import java.util.function.LongConsumer;
 final class MicrometerSink implements MeterSink {
   private final MeterRegistry registry;
   private final Tags common;
+  /** What this sink registered, removed when the database closes. */
+  private final List<Meter> meters = new CopyOnWriteArrayList<>();
 
   MicrometerSink(MeterRegistry registry, Tags common) {
     this.registry = registry;
@@ -30,37 +35,49 @@ final class MicrometerSink implements MeterSink {
 
   @Override
   public LongConsumer counter(String name, String description, String... tags) {
-    Counter c = Counter.builder(name).description(description).tags(common).tags(tags)
-        .register(registry);
+    Counter c = kept(Counter.builder(name).description(description).tags(common).tags(tags)
+        .register(registry));
     return n -> c.increment(n);
   }
 
   @Override
   public void functionCounter(String name, String description, DoubleSupplier value,
       String... tags) {
-    FunctionCounter.builder(name, registry, r -> value.getAsDouble()).description(description)
-        .tags(common).tags(tags).register(registry);
+    kept(FunctionCounter.builder(name, registry, r -> value.getAsDouble())
+        .description(description).tags(common).tags(tags).register(registry));
   }
 
   @Override
   public DoubleConsumer summary(String name, String description, String... tags) {
-    DistributionSummary s = DistributionSummary.builder(name).description(description)
+    DistributionSummary s = kept(DistributionSummary.builder(name).description(description)
         .tags(common).tags(tags).publishPercentileHistogram().minimumExpectedValue(1.0)
-        .maximumExpectedValue(1024.0).register(registry);
+        .maximumExpectedValue(1024.0).register(registry));
     return s::record;
   }
 
   @Override
   public LongConsumer timer(String name, String description, String... tags) {
-    Timer t = Timer.builder(name).description(description).tags(common).tags(tags)
+    Timer t = kept(Timer.builder(name).description(description).tags(common).tags(tags)
         .publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(30))
-        .register(registry);
+        .register(registry));
     return nanos -> t.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void gauge(String name, String description, DoubleSupplier value, String... tags) {
-    Gauge.builder(name, registry, r -> value.getAsDouble()).description(description)
-        .tags(common).tags(tags).register(registry);
+    kept(Gauge.builder(name, registry, r -> value.getAsDouble()).description(description)
+        .tags(common).tags(tags).register(registry));
+  }
+
+  /** Removes this sink's meters from the registry: they would read the closed database. */
+  @Override
+  public void databaseClosed() {
+    meters.forEach(registry::remove);
+    meters.clear();
+  }
+
+  private <M extends Meter> M kept(M meter) {
+    meters.add(meter);
+    return meter;
   }
 }

@@ -44,6 +44,28 @@ class KvasirMetricsTest {
   }
 
   @Test
+  void closingTheDatabase_removesItsMeters_soThatItOpenedAgainUnderTheSameTagsIsMeasured()
+      throws Exception {
+    String file = dir.resolve("reopened.sqlite3").toString();
+    MeterRegistry registry = new SimpleMeterRegistry();
+    try (Kv kv = Kv.open(file)) {
+      new KvasirMetrics(kv, Tags.of("db", "app")).bindTo(registry);
+      kv.set(KvKey.of("k"), 1);
+    }
+    assertThat(registry.getMeters()).as("the closed database's").isEmpty();
+    try (Kv kv = Kv.open(file)) {
+      new KvasirMetrics(kv, Tags.of("db", "app")).bindTo(registry);
+      kv.enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+      try (var watch = kv.watch(List.of(KvKey.of("k")))) {
+        // Before, these read the closed database: 0 watches, 0 messages, for good.
+        assertThat(registry.get("kvasir.watches.open").gauge().value()).isEqualTo(1);
+        await(() -> registry.get("kvasir.engine.queue.messages").tag("state", "delayed")
+            .gauge().value(), 1);
+      }
+    }
+  }
+
+  @Test
   void sqlite_groupCommits_queue_wal_andSweeps_reachTheRegistry() throws Exception {
     String file = dir.resolve("metered.sqlite3").toString();
     MeterRegistry registry = new SimpleMeterRegistry();
