@@ -170,7 +170,10 @@ class CliIT {
         .containsExactly("[\"item\", 2]", "[\"item\", 1]");
     assertThat(kvasir.run("count", "--prefix", "[\"item\"]").out()).isEqualTo("5\n");
     Jar.Run info = kvasir.run("info", "--json");
-    assertThat(info.out()).contains("\"engine\":\"SQLite\"").contains("\"entries\":6");
+    assertThat(info.out()).contains("\"engine\":\"SQLite\"").contains("\"entries\":6")
+        .contains("\"queue\":{\"ready\":0,\"delayed\":0,\"running\":0,");
+    assertThat(kvasir.run("enqueue", "--delay", "1h", "\"later\"").exit()).isZero();
+    assertThat(kvasir.run("info").out()).contains("queue: 0 ready, 1 delayed, 0 running\n");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.kvasir.engine;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.MeterSink;
 import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.QueueDepth;
 import dev.kvasir.value.EncodedValue;
 import java.time.Duration;
 import java.util.List;
@@ -127,6 +128,15 @@ public final class LeasedQueue {
     if (metered.compareAndSet(false, true)) {
       timer.scheduleWithFixedDelay(this::readStats, 0, STATS_EVERY_MS, TimeUnit.MILLISECONDS);
     }
+  }
+
+  /** The queue's size now, read from its store rather than from the figures kept for meters. */
+  public QueueDepth depth() {
+    long now = store.nowMs();
+    QueueStore.Stats s = store.stats(now);
+    Duration waited = s.oldestReadyMs() == Long.MAX_VALUE ? Duration.ZERO
+        : Duration.ofMillis(Math.max(0, now - s.oldestReadyMs()));
+    return new QueueDepth(s.ready(), s.delayed(), s.running(), waited);
   }
 
   private double oldestAge() {

@@ -7,6 +7,7 @@ import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.QueueDepth;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
@@ -155,6 +156,12 @@ public class RulebookEngine implements KvEngine {
       return tx.t.earliestExpiry();
     });
     timer.sweepAtOrBefore(earliest);
+  }
+
+  @Override
+  public Optional<QueueDepth> queueDepth() {
+    state.ensureOpen();
+    return Optional.of(queue.depth());
   }
 
   @Override
@@ -339,7 +346,8 @@ public class RulebookEngine implements KvEngine {
 
     @Override
     public Stats stats(long nowMs) {
-      return storage.write(t -> {
+      // A read: it must work on a store open for reading only, a past state of KV/DAG.
+      return storage.read(t -> {
         long ready = 0;
         long delayed = 0;
         long oldest = Long.MAX_VALUE;

@@ -43,6 +43,12 @@ public interface Storage extends AutoCloseable {
 
     /** The database version: the version of the last commit. */
     long version();
+
+    /** Every waiting message. */
+    List<QueuedMessage> allWaiting();
+
+    /** Every running message. */
+    List<Lease> allRunning();
   }
 
   /** One write transaction: what it changes is visible together, after it returns. */
@@ -64,9 +70,6 @@ public interface Storage extends AutoCloseable {
     /** Adds a waiting message. */
     void addWaiting(QueuedMessage message);
 
-    /** Every waiting message. */
-    List<QueuedMessage> allWaiting();
-
     /** The waiting message due first (ties: the first added), or null. */
     QueuedMessage firstWaiting();
 
@@ -79,9 +82,6 @@ public interface Storage extends AutoCloseable {
     Lease running(String id);
 
     void removeRunning(String id);
-
-    /** Every running message. */
-    List<Lease> allRunning();
   }
 
   /** Runs {@code work} on one consistent snapshot; reads may run in parallel. */

@@ -132,6 +132,14 @@ public interface KvEngine extends AutoCloseable {
   }
 
   /**
+   * The queue's size now, read from storage; empty for an engine that cannot tell (a KV Connect
+   * client).
+   */
+  default Optional<QueueDepth> queueDepth() {
+    return Optional.empty();
+  }
+
+  /**
    * Stores {@code entries} as they are, versionstamps and expiries included, in one
    * transaction, and moves the database version up to the highest versionstamp among them if
    * it is lower, so that the next commit is above every one of them (docs/dag-keyspace.md §4).

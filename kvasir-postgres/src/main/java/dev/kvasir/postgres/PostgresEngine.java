@@ -20,6 +20,7 @@ import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.QueueDepth;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
@@ -361,6 +362,12 @@ public final class PostgresEngine implements KvEngine {
     queue.bindMeters(sink);
     db.bindMeters(sink);
     feed.bindMeters(sink);
+  }
+
+  @Override
+  public Optional<QueueDepth> queueDepth() {
+    ensureOpen();
+    return Optional.of(queue.depth());
   }
 
   @Override

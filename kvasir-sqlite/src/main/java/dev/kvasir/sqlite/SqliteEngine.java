@@ -20,6 +20,7 @@ import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.spi.QueueDepth;
 import dev.kvasir.spi.RawEntry;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
@@ -558,6 +559,12 @@ public final class SqliteEngine implements KvEngine {
       queue.bindMeters(sink);
     }
     meters.bind(sink, config.inMemory() ? null : config.path());
+  }
+
+  @Override
+  public Optional<QueueDepth> queueDepth() {
+    ensureOpen();
+    return Optional.of(queue.depth());
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.kvasir.EnqueueOptions;
 import dev.kvasir.QueueListener;
 import dev.kvasir.base.KvException;
 import dev.kvasir.spi.DequeuedMessage;
+import dev.kvasir.spi.QueueDepth;
 import dev.kvasir.value.JsValues;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,27 @@ public abstract class QueueContract extends ContractBase {
     assumeTrue(!supportsQueues(), "this engine has queues, which the other tests here cover");
     assertThatThrownBy(() -> kv.enqueue("x")).isInstanceOf(KvException.class)
         .hasMessageContaining("not supported");
+  }
+
+  /** What kvasir info shows, read at once: due, due later, being delivered (operations.md §5). */
+  @Test
+  void queueDepth_countsMessagesByState_andHowLongTheOldestDueOneWaited() throws Exception {
+    requireQueues();
+    var local = kv.engine().queueDepth();
+    assumeTrue(local.isPresent(), "the engine cannot tell its queue's size (a remote one)");
+    assertThat(local.get()).isEqualTo(new QueueDepth(0, 0, 0, Duration.ZERO));
+    kv.enqueue("first");
+    kv.enqueue("second");
+    kv.enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+    Thread.sleep(20);
+    DequeuedMessage taken = kv.engine().dequeueNext(Duration.ofSeconds(WAIT_SECONDS));
+    assertThat(taken).isNotNull();
+    QueueDepth depth = kv.engine().queueDepth().orElseThrow();
+    assertThat(List.of(depth.ready(), depth.delayed(), depth.running()))
+        .containsExactly(1L, 1L, 1L);
+    assertThat(depth.oldestReadyWait()).isPositive();
+    taken.finish(true);
+    assertThat(kv.engine().queueDepth().orElseThrow().running()).isZero();
   }
 
   @Test
