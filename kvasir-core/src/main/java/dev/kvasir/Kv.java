@@ -460,7 +460,8 @@ public final class Kv implements AutoCloseable {
 
   /**
    * Starts delivering due queue messages to {@code handler}, one at a time, on a daemon thread
-   * (several listeners share the messages). Delivery is at least once.
+   * (several listeners share the messages). Delivery is at least once. A program whose main
+   * thread has nothing else to do waits on {@link QueueListener#awaitTermination()}.
    */
   public QueueListener listenQueue(QueueHandler handler) {
     ensureOpen();

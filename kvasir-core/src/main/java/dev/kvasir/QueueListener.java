@@ -43,6 +43,26 @@ public final class QueueListener implements AutoCloseable {
   }
 
   /**
+   * Waits until the loop has stopped: closed, its database closed, or given up after a failure
+   * it could not retry (logged). The loop's thread is a daemon, which keeps no JVM running, so a
+   * worker whose work is this listener waits here, as Deno's {@code await kv.listenQueue(…)}
+   * waits until the database is closed.
+   */
+  public void awaitTermination() throws InterruptedException {
+    thread.join();
+  }
+
+  /**
+   * {@link #awaitTermination()} for at most {@code timeout}.
+   *
+   * @return whether the loop has stopped
+   */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    thread.join(Math.max(1, timeout.toMillis()));
+    return !thread.isAlive();
+  }
+
+  /**
    * Stops the loop after the message in flight, if any, and waits for it (unless called by
    * the handler itself). Idempotent.
    */

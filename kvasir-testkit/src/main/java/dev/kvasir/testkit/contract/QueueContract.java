@@ -216,6 +216,25 @@ public abstract class QueueContract extends ContractBase {
   }
 
   @Test
+  void listenQueue_awaitTermination_waitsUntilTheDatabaseCloses() throws Exception {
+    requireQueues();
+    QueueListener l = kv.listenQueue(m -> { });
+    assertThat(l.awaitTermination(Duration.ofMillis(100))).as("running").isFalse();
+    Thread closer = new Thread(() -> {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        return;
+      }
+      kv.close();
+    });
+    closer.start();
+    assertThat(l.awaitTermination(Duration.ofSeconds(WAIT_SECONDS))).isTrue();
+    assertThat(l.isRunning()).isFalse();
+    closer.join();
+  }
+
+  @Test
   void listenQueue_closeStopsTheListener() throws Exception {
     requireQueues();
     QueueListener l = kv.listenQueue(m -> { });
