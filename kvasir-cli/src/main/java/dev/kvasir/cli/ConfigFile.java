@@ -7,11 +7,13 @@ import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -39,10 +41,12 @@ final class ConfigFile {
    * Sets the options of {@code command} that neither its command line nor the environment gave
    * from {@code file}.
    *
+   * @return the options it set, so that an error about a value can say where it came from
    * @throws IllegalArgumentException naming the file and the setting that is wrong
    */
-  static void apply(CommandSpec command, Path file) {
+  static Set<OptionSpec> apply(CommandSpec command, Path file) {
     Properties settings = read(file);
+    Set<OptionSpec> set = new HashSet<>();
     for (String key : new TreeSet<>(settings.stringPropertyNames())) {
       OptionSpec option = command.findOption("--" + key);
       if (option == null || option.usageHelp() || option.versionHelp() || key.equals("config")) {
@@ -61,7 +65,9 @@ final class ConfigFile {
         throw new IllegalArgumentException(file + ": " + key + " = " + value + ": "
             + e.getMessage(), e);
       }
+      set.add(option);
     }
+    return set;
   }
 
   private static Properties read(Path file) {

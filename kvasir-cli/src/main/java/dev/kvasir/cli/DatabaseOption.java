@@ -104,11 +104,21 @@ final class DatabaseOption {
       EngineProvider provider = Engines.provider(location);
       provider.files(location);
       return provider;
-    } catch (KvArgumentException e) {
-      throw new KvArgumentException(e.getMessage() + source, e);
     } catch (KvException e) {
-      throw new KvException(e.getMessage() + source, e);
+      throw withSource(e, source);
     }
+  }
+
+  /**
+   * {@code e} with {@code source} (where the location came from) after its message; an argument
+   * error stays one, for its exit code.
+   */
+  static KvException withSource(KvException e, String source) {
+    if (source.isEmpty()) {
+      return e;
+    }
+    return e instanceof KvArgumentException ? new KvArgumentException(e.getMessage() + source, e)
+        : new KvException(e.getMessage() + source, e);
   }
 
   private String fromEnvironment() {

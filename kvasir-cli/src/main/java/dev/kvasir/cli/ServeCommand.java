@@ -18,10 +18,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -213,10 +215,12 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     ServeTokens tokens;
     String metricsToken;
+    String dbSource;
     try {
-      if (config != null) {
-        ConfigFile.apply(spec, config);
-      }
+      Set<OptionSpec> fromFile = config == null ? Set.of() : ConfigFile.apply(spec, config);
+      // Errors quoting the location say where it came from, when the user did not type it here.
+      dbSource = fromFile.contains(spec.findOption("--db")) ? " (--db from " + config + ")"
+          : DatabaseOption.fromEnvironment(spec, location);
       configureLogging();
       checkRanges();
       checkTls();
@@ -234,8 +238,7 @@ final class ServeCommand implements Callable<Integer> {
     KvEngine engine;
     String served;
     try {
-      EngineProvider provider = DatabaseOption.provider(location,
-          DatabaseOption.fromEnvironment(spec, location));
+      EngineProvider provider = DatabaseOption.provider(location, dbSource);
       KvOptions options = EngineOptions.of(engineOptions);
       if (dbPasswordFile != null) {
         try {
@@ -247,7 +250,11 @@ final class ServeCommand implements Callable<Integer> {
         }
       }
       KvOptions opening = readOnly ? provider.readOnly(options) : options;
-      engine = DatabaseWait.open(() -> provider.open(location, opening), dbWait, terminated);
+      try {
+        engine = DatabaseWait.open(() -> provider.open(location, opening), dbWait, terminated);
+      } catch (KvException e) {
+        throw DatabaseOption.withSource(e, dbSource);
+      }
       if (engine == null) {
         err.println("stopped");
         return 0;

@@ -81,6 +81,22 @@ class ServeConfigIT {
   }
 
   @Test
+  void aLocationFromTheFile_thatCannotBeOpened_isSaidToComeFromThere() throws Exception {
+    Path config = configFile("db = sqlite:app.db\naccess-token = " + TOKEN + "\nport = 0\n");
+    Jar.Run refused = new Jar(dir).run("serve", "--config", config.toString());
+    assertThat(refused.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(refused.err()).endsWith("(--db from " + config + ")\n");
+    Path missingDir = configFile("db = no-such-dir/app.db\naccess-token = " + TOKEN
+        + "\nport = 0\n");
+    Jar.Run missing = new Jar(dir).run("serve", "--config", missingDir.toString());
+    assertThat(missing.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
+    assertThat(missing.err()).contains("does not exist (--db from " + missingDir + ")");
+    Jar.Run typed = new Jar(dir).run("serve", "--config", missingDir.toString(), "--db",
+        "no-such-dir/other.db");
+    assertThat(typed.err()).contains("does not exist").doesNotContain("--db from");
+  }
+
+  @Test
   void theAccessLog_logsEachRequest_withoutTheToken() throws Exception {
     try (ServeProcess serve = new ServeProcess(dir, Map.of("KVASIR_ACCESS_LOG", "true"),
         "--port", "0", "--access-token", TOKEN)) {
