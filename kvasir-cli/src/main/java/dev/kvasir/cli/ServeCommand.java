@@ -118,8 +118,9 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:KVASIR_TRUSTED_PROXY}",
       description = "A reverse proxy or load balancer in front of the server (an IP address or"
           + " a network such as 10.0.0.0/8; repeatable): for its requests, the access log"
-          + " names the client its X-Forwarded-For header names. From others the header is"
-          + " ignored.")
+          + " names the client its X-Forwarded-For header names, and clients are sent to the"
+          + " data endpoints under the path its X-Forwarded-Prefix names (a proxy that serves"
+          + " the server at https://host/kv). From others these headers are ignored.")
   List<String> trustedProxies;
 
   @Option(names = "--metrics-token-file", paramLabel = "FILE",

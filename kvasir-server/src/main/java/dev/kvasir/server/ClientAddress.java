@@ -67,6 +67,11 @@ final class ClientAddress {
     return chain.isEmpty() ? peer : chain.get(0);
   }
 
+  /** Whether {@code peer} is one of the trusted proxies, whose forwarded headers are believed. */
+  boolean trusts(String peer) {
+    return !trusted.isEmpty() && isTrusted(peer);
+  }
+
   private boolean isTrusted(String address) {
     byte[] bytes = literal(address);
     if (bytes == null) {

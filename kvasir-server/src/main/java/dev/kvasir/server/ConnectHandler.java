@@ -121,11 +121,14 @@ final class ConnectHandler extends Handler.Abstract {
   /** Whether the server takes no writes at all, whatever its tokens allow. */
   private final boolean readOnly;
   private volatile boolean stopping;
+  /** Whose X-Forwarded-Prefix is believed. */
+  private final ClientAddress proxies;
 
   ConnectHandler(KvEngine engine, Supplier<List<AccessToken>> tokens, boolean readOnly,
       UUID databaseId, Set<Integer> versions,
       Duration metadataLifetime, WatchLimits watchLimits, Duration bodyDeadline,
-      BodyMemory memory, QueueGateway queues, Consumer<Boolean> onCommit) {
+      BodyMemory memory, QueueGateway queues, ClientAddress proxies,
+      Consumer<Boolean> onCommit) {
     super(InvocationType.NON_BLOCKING); // nothing below waits on Jetty's thread: see offload
     this.readOnly = readOnly;
     this.onCommit = onCommit;
@@ -138,6 +141,7 @@ final class ConnectHandler extends Handler.Abstract {
     this.databaseId = databaseId;
     this.versions = versions;
     this.metadataLifetime = metadataLifetime;
+    this.proxies = proxies;
   }
 
   /** A request refused with a status and a message for the client. */
@@ -430,9 +434,10 @@ final class ConnectHandler extends Handler.Abstract {
             + " negotiate a protocol version. The server supports protocol versions "
             + listed(versions) + "."));
     // Version 1 needs an absolute endpoint URL (§9.2).
+    String path = ForwardedPrefix.of(request, proxies) + "/v2";
     String endpoint = version == 1
-        ? request.getHttpURI().getScheme() + "://" + request.getHttpURI().getAuthority() + "/v2"
-        : "/v2";
+        ? request.getHttpURI().getScheme() + "://" + request.getHttpURI().getAuthority() + path
+        : path;
     Metadata m = new Metadata(version, databaseId, List.of(new Metadata.Endpoint(endpoint, true)),
         token(request).secret(),
         Instant.now().plus(metadataLifetime).truncatedTo(ChronoUnit.MILLIS));

@@ -133,7 +133,7 @@ public final class KvServer implements AutoCloseable {
         b.metadataLifetime, new WatchLimits(b.maxWatches,
             Math.max(1, b.maxStreamsPerConnection - STREAMS_KEPT_FOR_REQUESTS)), b.bodyDeadline,
         new BodyMemory(b.maxBodyMemory),
-        new QueueGateway(b.engine, b.queueLease, b.maxQueuePolls), onCommit);
+        new QueueGateway(b.engine, b.queueLease, b.maxQueuePolls), b.trustedProxies, onCommit);
   }
 
   public static Builder builder(KvEngine engine) {
@@ -328,8 +328,9 @@ public final class KvServer implements AutoCloseable {
     /**
      * The reverse proxies or load balancers in front of this server, as IP addresses or
      * networks ({@code 10.0.0.0/8}): for requests from them, the access log names the client
-     * that their {@code X-Forwarded-For} header names. From anyone else the header is ignored,
-     * since a client can write it. None by default.
+     * that their {@code X-Forwarded-For} header names, and the metadata answer sends clients to
+     * the data endpoints under the path their {@code X-Forwarded-Prefix} names. From anyone else
+     * the headers are ignored, since a client can write them. None by default.
      *
      * @throws IllegalArgumentException for an entry that is neither an address nor a network
      */
