@@ -54,6 +54,11 @@ class LauncherIT {
       throws Exception {
     Path archives = Path.of("target", "cds").toAbsolutePath();
     deleteTree(archives);
+    // What a training that was killed leaves, by a process that is gone.
+    Process gone = new ProcessBuilder("true").start();
+    assertThat(gone.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    Files.createDirectories(archives.resolve("training." + gone.pid()));
+    Files.writeString(archives.resolve("1234.jsa." + gone.pid()), "half an archive");
     String db = dir.resolve("cds.sqlite3").toString();
     // A TMPDIR that cannot be used, as a read-only /tmp: the training's scratch directory was
     // made there, and the script stopped (set -e) before running the command.
@@ -67,7 +72,8 @@ class LauncherIT {
     try (var files = Files.list(archives)) {
       made = files.toList();
     }
-    assertThat(made).as("one archive, for this Java, and no scratch left").hasSize(1)
+    assertThat(made).as("one archive, for this Java, and no scratch left, a killed training's"
+        + " neither").hasSize(1)
         .allMatch(f -> f.toString().endsWith(".jsa"));
 
     Process loaded = script(Map.of("JAVA_OPTS", "-Xlog:class+load=info"), "get", "--db", db,
