@@ -337,13 +337,19 @@ final class Database implements AutoCloseable {
   }
 
   /**
-   * PostgreSQL's message for {@code e}, with a hint where it is what a proxy that pools
-   * transactions causes: the session carries prepared statements of other clients (42P05), or
-   * lacks ours (26000). Such a proxy (PgBouncer in transaction or statement mode) shares one
-   * server session among clients, while the engine needs sessions of its own
-   * (docs/postgres.md §9).
+   * PostgreSQL's message for {@code e}, with the privileges each use takes where the role lacks
+   * one (42501), and a hint where it is what a proxy that pools transactions causes: the
+   * session carries prepared statements of other clients (42P05), or lacks ours (26000). Such
+   * a proxy (PgBouncer in transaction or statement mode) shares one server session among
+   * clients, while the engine needs sessions of its own (docs/postgres.md §9).
    */
   static String explain(SQLException e) {
+    if (privilegeRefused(e)) {
+      // PostgreSQL names the table, not the role's way out (docs/postgres.md §8).
+      return e.getMessage() + ". The role lacks a privilege: reading takes USAGE on the schema"
+          + " and SELECT on its tables, writing INSERT, UPDATE and DELETE as well; a role that"
+          + " may only read opens the database with postgres.readOnly=true";
+    }
     if (!anyState(e, state -> state.equals("42P05") || state.equals("26000"))) {
       return e.getMessage();
     }

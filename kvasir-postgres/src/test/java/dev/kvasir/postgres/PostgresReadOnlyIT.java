@@ -99,6 +99,12 @@ class PostgresReadOnlyIT {
         writer.set(KvKey.of("greeting"), "hello again");
         assertThat(next.get(10, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
       }
+      // PostgreSQL's "permission denied for table data_version" named neither role nor remedy.
+      assertThatThrownBy(() -> kv.set(KvKey.of("greeting"), "mine"))
+          .hasMessageContaining("permission denied")
+          .hasMessageContaining("The role lacks a privilege: reading takes USAGE on the schema"
+              + " and SELECT on its tables, writing INSERT, UPDATE and DELETE as well")
+          .hasMessageContaining("postgres.readOnly=true");
     }
     assertThat(reconnects.get()).as("connections lost").isZero();
     assertThat(failedSweeps.get()).as("failed sweeps").isZero();
