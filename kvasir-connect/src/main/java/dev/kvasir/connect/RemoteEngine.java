@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RemoteEngine implements KvEngine {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteEngine.class);
+  /** "Too many requests": a server at one of its limits, refusing before doing anything. */
+  private static final int TOO_MANY = 429;
   private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
   private static final Duration REFRESH_EARLY = Duration.ofSeconds(10);
   private static final Duration REFRESH_AT_LEAST_EVERY = Duration.ofMinutes(1);
@@ -200,7 +202,7 @@ public final class RemoteEngine implements KvEngine {
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 
-  /** Sends with retries for 5xx and network errors; returns a 2xx answer. */
+  /** Sends with retries for 5xx, 429 and network errors; returns a 2xx answer. */
   private Transport.Answer send(Transport.Call call, String what) {
     Duration delay = config.retryDelay();
     CallDeadline deadline = CallDeadline.start(config.deadline());
@@ -216,6 +218,7 @@ public final class RemoteEngine implements KvEngine {
           return r;
         }
         failure = "status " + r.status() + ": " + r.text();
+        arrived |= answeredAfterWork(r);
       } catch (InterruptedException e) {
         pending.cancel(true);
         Thread.currentThread().interrupt();
@@ -224,8 +227,8 @@ public final class RemoteEngine implements KvEngine {
         ensureOpen(); // closing aborts what is in flight
         cause = e.getCause();
         failure = transientFailure(cause, what);
+        arrived |= mayHaveArrived(cause);
       }
-      arrived |= mayHaveArrived(cause);
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
         throw gaveUp(what, attempt, failure + deadline.reached(delay), cause, arrived);
       }
@@ -248,6 +251,7 @@ public final class RemoteEngine implements KvEngine {
     return transport.send(deadline.cut(call)).handle((r, error) -> {
       String failure;
       Throwable cause = null;
+      boolean arrivedNow;
       if (error != null) {
         if (stopping) { // stopping aborts what is in flight
           throw new KvClosedException();
@@ -255,12 +259,14 @@ public final class RemoteEngine implements KvEngine {
         cause = error instanceof CompletionException && error.getCause() != null
             ? error.getCause() : error;
         failure = transientFailure(cause, what);
+        arrivedNow = mayHaveArrived(cause);
       } else if (accepted(r, what)) {
         return CompletableFuture.completedFuture(r);
       } else {
         failure = "status " + r.status() + ": " + r.text();
+        arrivedNow = answeredAfterWork(r);
       }
-      boolean reached = arrived || mayHaveArrived(cause);
+      boolean reached = arrived || arrivedNow;
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
         throw gaveUp(what, attempt, failure + deadline.reached(delay), cause, reached);
       }
@@ -300,13 +306,17 @@ public final class RemoteEngine implements KvEngine {
   }
 
   /**
-   * Whether {@code r} is a 2xx answer; false for a 5xx, which is retried.
+   * Whether {@code r} is a 2xx answer; false for a 5xx and for 429, which are retried.
    *
    * @throws KvException for any other status: the call failed for good
    */
   private static boolean accepted(Transport.Answer r, String what) {
     if (r.status() / 100 == 2) {
       return true;
+    }
+    if (r.status() == TOO_MANY) {
+      // A server at a limit (watches, queue polls; docs/kv-connect.md §9) asks to try again.
+      return false;
     }
     String body = r.text();
     // A Kvasir server tells which of the embedded engines' exceptions this is.
@@ -354,8 +364,13 @@ public final class RemoteEngine implements KvEngine {
 
   /**
    * Whether a failed attempt may have delivered its request: every failure but a connection
-   * that was refused or a name that did not resolve, and a 5xx answer ({@code cause} null).
+   * that was refused or a name that did not resolve.
    */
+  /** Whether a retried answer may follow work done: a 5xx may, a 429 comes before any. */
+  private static boolean answeredAfterWork(Transport.Answer r) {
+    return r.status() != TOO_MANY;
+  }
+
   private static boolean mayHaveArrived(Throwable cause) {
     for (Throwable c = cause; c != null; c = c.getCause()) {
       if (c instanceof ConnectException || c instanceof UnresolvedAddressException

@@ -1,9 +1,11 @@
 package dev.kvasir.connect;
 
 import dev.kvasir.base.KvException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -228,7 +230,7 @@ final class Transport implements AutoCloseable {
   /**
    * Sends {@code call} and returns its body as a stream once the answer's headers are in,
    * within {@code call.timeout()}; the body has no time limit (a watch). Closing the stream
-   * ends the request.
+   * aborts the request, so that the server ends its side at once (an HTTP/2 reset).
    *
    * @throws IOException if the stream cannot be opened now: the network, a timeout, a 5xx
    * @throws RemoteException for a 4xx: the call is wrong and will stay wrong
@@ -263,16 +265,25 @@ final class Transport implements AutoCloseable {
     }
     InputStream body = listener.getInputStream();
     if (response.getStatus() == 200) {
-      return body;
+      return new FilterInputStream(body) {
+        @Override
+        public void close() throws IOException {
+          // Closing Jetty's stream alone tells the server nothing until its next frame arrives
+          // (a ping, up to 5 s later); the server keeps the watch counted until then.
+          request.abort(new AsynchronousCloseException());
+          super.close();
+        }
+      };
     }
     String text;
     try (body) {
       text = new String(body.readNBytes(4096), StandardCharsets.UTF_8);
     }
-    if (response.getStatus() < 500) {
+    if (response.getStatus() < 500 && response.getStatus() != 429) {
       throw new RemoteException("KV Connect failed to call '" + call.uri() + "' (status="
           + response.getStatus() + "): " + text);
     }
+    // 5xx, and 429 from a server at its limit of watches: the caller tries again later.
     throw new IOException("status " + response.getStatus() + ": " + text);
   }
 

@@ -650,7 +650,8 @@ final class ConnectHandler extends Handler.Abstract {
       watchLimits.release(connection);
       throw e;
     }
-    if (streams.start(engineWatch, response, callback, () -> watchLimits.release(connection))) {
+    if (streams.start(engineWatch, request, response, callback,
+        () -> watchLimits.release(connection))) {
       return; // no thread waits: the stream runs on change notifications
     }
     watches.add(engineWatch);

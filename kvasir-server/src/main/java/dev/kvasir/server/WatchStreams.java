@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -23,9 +24,10 @@ import org.eclipse.jetty.util.Callback;
  * Watch streams that hold no thread while they wait (docs/kv-connect.md §7). A stream is told
  * of a change by its engine watch ({@link EngineWatch#listen}); a small pool then reads the
  * watched keys and writes the frame without blocking, and one timer sends every idle stream an
- * empty frame each {@link #PING_SECONDS} s. A client that goes away fails a write, which ends
- * its stream. Watches that cannot call back (a remote engine's) fall back to a thread each
- * ({@link WatchStreamer}).
+ * empty frame each {@link #PING_SECONDS} s. A client that closes its stream (HTTP/2's reset) or
+ * its connection ends the stream at once, through the request's failure listener; one that
+ * vanishes without a word fails the next write. Watches that cannot call back (a remote
+ * engine's) fall back to a thread each ({@link WatchStreamer}).
  */
 final class WatchStreams implements AutoCloseable {
   static final int PING_SECONDS = 5;
@@ -57,13 +59,17 @@ final class WatchStreams implements AutoCloseable {
    *
    * @return {@code false}, having touched nothing, if the watch cannot call back
    */
-  boolean start(EngineWatch watch, Response response, Callback callback, Runnable onEnd) {
+  boolean start(EngineWatch watch, Request request, Response response, Callback callback,
+      Runnable onEnd) {
     Stream stream = new Stream(watch, response, callback, onEnd);
     open.add(stream);
     if (!watch.listen(stream::wake)) {
       open.remove(stream);
       return false;
     }
+    // Before, a closed stream held its place among the server's watches until the next ping
+    // failed to go out: up to 5 s, and 10 s with a client that resets only on that ping.
+    request.addFailureListener(stream::end);
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
     stream.wake(); // the first frame: the current state
