@@ -55,8 +55,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RemoteEngine implements KvEngine {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteEngine.class);
-  /** "Too many requests": a server at one of its limits, refusing before doing anything. */
-  private static final int TOO_MANY = 429;
   private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
   private static final Duration REFRESH_EARLY = Duration.ofSeconds(10);
   private static final Duration REFRESH_AT_LEAST_EVERY = Duration.ofMinutes(1);
@@ -202,7 +200,7 @@ public final class RemoteEngine implements KvEngine {
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 
-  /** Sends with retries for 5xx, 429 and network errors; returns a 2xx answer. */
+  /** Sends with retries for 5xx, 408, 429 and network errors; returns a 2xx answer. */
   private Transport.Answer send(Transport.Call call, String what) {
     Duration delay = config.retryDelay();
     CallDeadline deadline = CallDeadline.start(config.deadline());
@@ -306,7 +304,7 @@ public final class RemoteEngine implements KvEngine {
   }
 
   /**
-   * Whether {@code r} is a 2xx answer; false for a 5xx and for 429, which are retried.
+   * Whether {@code r} is a 2xx answer; false for a 5xx, 408 and 429, which are retried.
    *
    * @throws KvException for any other status: the call failed for good
    */
@@ -314,8 +312,7 @@ public final class RemoteEngine implements KvEngine {
     if (r.status() / 100 == 2) {
       return true;
     }
-    if (r.status() == TOO_MANY) {
-      // A server at a limit (watches, queue polls; docs/kv-connect.md §9) asks to try again.
+    if (refusedBeforeWork(r.status())) {
       return false;
     }
     String body = r.text();
@@ -362,14 +359,24 @@ public final class RemoteEngine implements KvEngine {
         + attempts + "; last: " + failure, arrived, cause);
   }
 
+  /** Whether a retried answer may follow work done: a 5xx may, a 408 or 429 comes before any. */
+  private static boolean answeredAfterWork(Transport.Answer r) {
+    return !refusedBeforeWork(r.status());
+  }
+
+  /**
+   * A refusal that asks to try again and comes before the server did anything: 408, the body
+   * did not arrive in time; 429, the server is at one of its limits (watches, queue polls;
+   * docs/kv-connect.md §9).
+   */
+  static boolean refusedBeforeWork(int status) {
+    return status == 408 || status == 429;
+  }
+
   /**
    * Whether a failed attempt may have delivered its request: every failure but a connection
    * that was refused or a name that did not resolve.
    */
-  /** Whether a retried answer may follow work done: a 5xx may, a 429 comes before any. */
-  private static boolean answeredAfterWork(Transport.Answer r) {
-    return r.status() != TOO_MANY;
-  }
 
   private static boolean mayHaveArrived(Throwable cause) {
     for (Throwable c = cause; c != null; c = c.getCause()) {

@@ -279,11 +279,11 @@ final class Transport implements AutoCloseable {
     try (body) {
       text = new String(body.readNBytes(4096), StandardCharsets.UTF_8);
     }
-    if (response.getStatus() < 500 && response.getStatus() != 429) {
+    if (response.getStatus() < 500 && !RemoteEngine.refusedBeforeWork(response.getStatus())) {
       throw new RemoteException("KV Connect failed to call '" + call.uri() + "' (status="
           + response.getStatus() + "): " + text);
     }
-    // 5xx, and 429 from a server at its limit of watches: the caller tries again later.
+    // 5xx, and a refusal that asks to try again (429 at the limit of watches): the caller does.
     throw new IOException("status " + response.getStatus() + ": " + text);
   }
 
