@@ -349,8 +349,9 @@ public final class RemoteEngine implements KvEngine {
   }
 
   /**
-   * The server answered 5xx or not at all: transient. {@code arrived}: whether an attempt may
-   * have reached the server, so that a write may have been applied before its answer was lost.
+   * The server answered 5xx, 408, 429 or not at all: transient. {@code arrived}: whether an
+   * attempt may have reached the server, so that a write may have been applied before its
+   * answer was lost.
    */
   private static KvUnavailableException gaveUp(String what, int attempt, String failure,
       Throwable cause, boolean arrived) {
@@ -377,7 +378,6 @@ public final class RemoteEngine implements KvEngine {
    * Whether a failed attempt may have delivered its request: every failure but a connection
    * that was refused or a name that did not resolve.
    */
-
   private static boolean mayHaveArrived(Throwable cause) {
     for (Throwable c = cause; c != null; c = c.getCause()) {
       if (c instanceof ConnectException || c instanceof UnresolvedAddressException
