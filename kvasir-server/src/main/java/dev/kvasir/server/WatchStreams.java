@@ -24,9 +24,9 @@ import org.eclipse.jetty.util.Callback;
  * Watch streams that hold no thread while they wait (docs/kv-connect.md §7). A stream is told
  * of a change by its engine watch ({@link EngineWatch#listen}); a small pool then reads the
  * watched keys and writes the frame without blocking, and one timer sends every idle stream an
- * empty frame each {@link #PING_SECONDS} s. A client that closes its stream (HTTP/2's reset) or
- * its connection ends the stream at once, through the request's failure listener; one that
- * vanishes without a word fails the next write. Watches that cannot call back (a remote
+ * empty frame each {@link #PING_SECONDS} s. A client that resets its HTTP/2 stream ends it at
+ * once, through the request's failure listener; one that closes an HTTP/1.1 connection, or
+ * vanishes without a word, fails the next write. Watches that cannot call back (a remote
  * engine's) fall back to a thread each ({@link WatchStreamer}).
  */
 final class WatchStreams implements AutoCloseable {
