@@ -11,6 +11,8 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One watch over a KV Connect v3 stream (docs/kv-connect.md §7): frames of {@code u32 LE
@@ -28,6 +30,8 @@ final class RemoteWatch implements EngineWatch {
   private InputStream stream; // guarded by this
   private List<Optional<RawEntry>> last;
   private volatile boolean closed;
+  /** Counted down on close, which ends a wait before reconnecting at once. */
+  private final CountDownLatch closing = new CountDownLatch(1);
 
   RemoteWatch(RemoteEngine engine, List<RawKey> keys) {
     this.engine = engine;
@@ -56,7 +60,9 @@ final class RemoteWatch implements EngineWatch {
           break;
         }
         engine.watchOutage().lost(this, e);
-        Thread.sleep(delay.toMillis());
+        if (closing.await(delay.toMillis(), TimeUnit.MILLISECONDS)) {
+          break; // closed while waiting: a blocked next() returns at once, as promised
+        }
         delay = RemoteEngine.doubled(delay, MAX_RECONNECT_DELAY);
       }
     }
@@ -112,6 +118,7 @@ final class RemoteWatch implements EngineWatch {
   @Override
   public void close() {
     closed = true;
+    closing.countDown();
     dropStream();
     engine.watchOutage().closed(this);
     engine.watchClosed(this);

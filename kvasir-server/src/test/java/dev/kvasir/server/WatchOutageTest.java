@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A client's watches that lose their server say so, and again once they are all back: once per
  * outage as the client sees it, so once, or twice when one watch notices the server gone only
- * after another has reconnected.
+ * after another has reconnected. Closed while it waits to reconnect, a watch ends at once.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a regression hangs
 class WatchOutageTest {
@@ -56,6 +56,39 @@ class WatchOutageTest {
           }
           assertThat(seen).isEqualTo("after");
         }
+      }
+    } finally {
+      System.setErr(stderr);
+    }
+  }
+
+  @Test
+  void aWatchWaitingToReconnect_endsAtOnceWhenClosed() throws Exception {
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    try (KvEngine engine = MemoryEngine.open()) {
+      KvServer server = start(engine, 0);
+      // A first wait of 3 s before reconnecting, the longest that closing used to wait out.
+      try (Kv kv = Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN)
+          .with("remote.retryDelayMs", "3000"))) {
+        WatchStream watch = kv.watch(List.of(KvKey.of("a")));
+        watch.next();
+        Thread reader = new Thread(() -> {
+          while (watch.hasNext()) {
+            watch.next();
+          }
+        });
+        System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+        reader.start();
+        server.close();
+        await(logged::toString, log -> log.contains("broke")); // now waiting to reconnect
+        long closed = System.nanoTime();
+        watch.close();
+        reader.join(10_000);
+        assertThat(reader.isAlive()).isFalse();
+        // A blocked hasNext() returns false when the stream is closed (WatchStream's contract).
+        assertThat(System.nanoTime() - closed).as("nanoseconds from close to the end")
+            .isLessThan(1_500_000_000L);
       }
     } finally {
       System.setErr(stderr);
