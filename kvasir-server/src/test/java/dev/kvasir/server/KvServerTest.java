@@ -21,8 +21,6 @@ import dev.kvasir.connect.proto.MutationType;
 import dev.kvasir.connect.proto.ValueEncoding;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -191,8 +189,6 @@ class KvServerTest {
       throws Exception {
     // The front fails the exchange alone; data calls go straight to the server. A request
     // that waited for the failing exchange would fail with it.
-    ByteArrayOutputStream logged = new ByteArrayOutputStream();
-    PrintStream stderr = System.err;
     try (KvServer shortLived = withMetadataLifetime(served.backing, Duration.ofSeconds(12));
         MetadataFront front = new MetadataFront(shortLived.url());
         RemoteEngine remote = RemoteEngine.open(RemoteConfig.from(front.url(), KvOptions
@@ -200,29 +196,28 @@ class KvServerTest {
       Instant first = remote.metadata().expiresAt();
       front.fail();
       Thread.sleep(2_500); // due: the client refreshes 10 s before expiresAt
-      System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8)); // SLF4J's simple log
-      Kv remoteKv = Kv.of(remote);
-      long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      for (int i = 0; front.refused() < 2 && System.nanoTime() - end < 0; i++) {
-        remoteKv.set(KvKey.of("k"), "v" + i);
-        assertThat(remoteKv.get(KvKey.of("k")).value()).isEqualTo("v" + i);
-        Thread.sleep(20);
+      try (CapturedStderr logged = new CapturedStderr()) {
+        Kv remoteKv = Kv.of(remote);
+        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        for (int i = 0; front.refused() < 2 && System.nanoTime() - end < 0; i++) {
+          remoteKv.set(KvKey.of("k"), "v" + i);
+          assertThat(remoteKv.get(KvKey.of("k")).value()).isEqualTo("v" + i);
+          Thread.sleep(20);
+        }
+        assertThat(front.refused()).as("the failed exchange, then a later request's")
+            .isGreaterThanOrEqualTo(2);
+        assertThat(remote.metadata().expiresAt()).as("the metadata in use").isEqualTo(first);
+        assertThat(logged.text())
+            .contains("Cannot refresh the KV Connect metadata of " + front.url())
+            .contains("status 503: the metadata endpoint is down");
+        front.heal();
+        long healed = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!remote.metadata().expiresAt().isAfter(first) && System.nanoTime() - healed < 0) {
+          remoteKv.get(KvKey.of("k")); // tries again, once no failing exchange is in flight
+          Thread.sleep(20);
+        }
+        assertThat(remote.metadata().expiresAt()).as("refreshed once healed").isAfter(first);
       }
-      assertThat(front.refused()).as("the failed exchange, then a later request's")
-          .isGreaterThanOrEqualTo(2);
-      assertThat(remote.metadata().expiresAt()).as("the metadata in use").isEqualTo(first);
-      assertThat(logged.toString(StandardCharsets.UTF_8))
-          .contains("Cannot refresh the KV Connect metadata of " + front.url())
-          .contains("status 503: the metadata endpoint is down");
-      front.heal();
-      long healed = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (!remote.metadata().expiresAt().isAfter(first) && System.nanoTime() - healed < 0) {
-        remoteKv.get(KvKey.of("k")); // tries again, once no failing exchange is in flight
-        Thread.sleep(20);
-      }
-      assertThat(remote.metadata().expiresAt()).as("refreshed once healed").isAfter(first);
-    } finally {
-      System.setErr(stderr);
     }
   }
 

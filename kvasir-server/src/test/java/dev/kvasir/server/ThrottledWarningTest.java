@@ -2,9 +2,6 @@ package dev.kvasir.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -13,10 +10,8 @@ import org.slf4j.LoggerFactory;
 class ThrottledWarningTest {
   @Test
   void repeats_withinTheInterval_areCounted_andReportedWithTheNextOne() throws Exception {
-    ByteArrayOutputStream logged = new ByteArrayOutputStream();
-    PrintStream stderr = System.err;
-    System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8)); // SLF4J's simple log
-    try {
+    String logged;
+    try (CapturedStderr stderr = new CapturedStderr()) {
       ThrottledWarning warning = new ThrottledWarning(
           LoggerFactory.getLogger(ThrottledWarningTest.class), Duration.ofMillis(300));
       for (int i = 0; i < 5; i++) {
@@ -24,10 +19,9 @@ class ThrottledWarningTest {
       }
       Thread.sleep(400);
       warning.warn("{} failed: {}", "/v2/snapshot_read", "the disk is full again");
-    } finally {
-      System.setErr(stderr);
+      logged = stderr.text();
     }
-    assertThat(logged.toString(StandardCharsets.UTF_8).lines()
+    assertThat(logged.lines()
         .filter(l -> l.contains("failed:")))
         .containsExactly(
             lineOf("/v2/atomic_write failed: the disk is full 0"),

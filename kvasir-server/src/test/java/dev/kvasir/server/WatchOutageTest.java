@@ -8,9 +8,6 @@ import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -30,47 +27,39 @@ import org.junit.jupiter.api.Timeout;
 class WatchOutageTest {
   @Test
   void watchesThatLoseTheirServer_warn_andWarnAgainOnceAllAreBack() throws Exception {
-    ByteArrayOutputStream logged = new ByteArrayOutputStream();
-    PrintStream stderr = System.err;
     try (KvEngine engine = MemoryEngine.open()) {
       KvServer first = start(engine, 0);
       int port = first.port();
-      try (Kv kv = Kv.open(first.url(), KvOptions.defaults().with("accessToken", Served.TOKEN)
-              .with("remote.retryDelayMs", "50"));
+      try (Kv kv = client(first, "50");
           WatchStream a = kv.watch(List.of(KvKey.of("a")));
           WatchStream b = kv.watch(List.of(KvKey.of("b")))) {
         BlockingQueue<Object> seenAtA = read(a);
         read(b);
         assertThat(seenAtA.poll(10, TimeUnit.SECONDS)).isEqualTo(NONE);
-        System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8)); // SLF4J's simple log
-        first.close();
-        await(logged::toString, log -> log.contains("broke"));
-        try (KvServer second = start(engine, port)) {
-          await(logged::toString, log -> count(log, "broke") == count(log, "connected again"));
-          assertThat(count(logged.toString(StandardCharsets.UTF_8), "broke")).as("%s", logged)
-              .isBetween(1, 2);
-          kv.set(KvKey.of("a"), "after");
-          Object seen = seenAtA.poll(10, TimeUnit.SECONDS);
-          while (NONE.equals(seen)) { // the snapshot the new stream began with
-            seen = seenAtA.poll(10, TimeUnit.SECONDS);
+        try (CapturedStderr logged = new CapturedStderr()) {
+          first.close();
+          await(logged::text, log -> log.contains("broke"));
+          try (KvServer second = start(engine, port)) {
+            await(logged::text, log -> count(log, "broke") == count(log, "connected again"));
+            assertThat(count(logged.text(), "broke")).as("%s", logged.text()).isBetween(1, 2);
+            kv.set(KvKey.of("a"), "after");
+            Object seen = seenAtA.poll(10, TimeUnit.SECONDS);
+            while (NONE.equals(seen)) { // the snapshot the new stream began with
+              seen = seenAtA.poll(10, TimeUnit.SECONDS);
+            }
+            assertThat(seen).isEqualTo("after");
           }
-          assertThat(seen).isEqualTo("after");
         }
       }
-    } finally {
-      System.setErr(stderr);
     }
   }
 
   @Test
   void aWatchWaitingToReconnect_endsAtOnceWhenClosed() throws Exception {
-    ByteArrayOutputStream logged = new ByteArrayOutputStream();
-    PrintStream stderr = System.err;
     try (KvEngine engine = MemoryEngine.open()) {
       KvServer server = start(engine, 0);
       // A first wait of 3 s before reconnecting, the longest that closing used to wait out.
-      try (Kv kv = Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN)
-          .with("remote.retryDelayMs", "3000"))) {
+      try (Kv kv = client(server, "3000")) {
         WatchStream watch = kv.watch(List.of(KvKey.of("a")));
         watch.next();
         Thread reader = new Thread(() -> {
@@ -78,21 +67,25 @@ class WatchOutageTest {
             watch.next();
           }
         });
-        System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
-        reader.start();
-        server.close();
-        await(logged::toString, log -> log.contains("broke")); // now waiting to reconnect
-        long closed = System.nanoTime();
-        watch.close();
-        reader.join(10_000);
-        assertThat(reader.isAlive()).isFalse();
-        // A blocked hasNext() returns false when the stream is closed (WatchStream's contract).
-        assertThat(System.nanoTime() - closed).as("nanoseconds from close to the end")
-            .isLessThan(1_500_000_000L);
+        try (CapturedStderr logged = new CapturedStderr()) {
+          reader.start();
+          server.close();
+          await(logged::text, log -> log.contains("broke")); // now waiting to reconnect
+          long closed = System.nanoTime();
+          watch.close();
+          reader.join(10_000);
+          assertThat(reader.isAlive()).isFalse();
+          // A blocked hasNext() returns false when the stream is closed (WatchStream's contract).
+          assertThat(System.nanoTime() - closed).as("nanoseconds from close to the end")
+              .isLessThan(1_500_000_000L);
+        }
       }
-    } finally {
-      System.setErr(stderr);
     }
+  }
+
+  private static Kv client(KvServer server, String retryDelayMs) {
+    return Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN)
+        .with("remote.retryDelayMs", retryDelayMs));
   }
 
   private static int count(String log, String text) {

@@ -1,0 +1,28 @@
+package dev.kvasir.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What is written to standard error while a test runs, SLF4J's simple log among it (it looks
+ * {@code System.err} up for each line); closing puts the previous stream back.
+ */
+final class CapturedStderr implements AutoCloseable {
+  private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+  private final PrintStream previous = System.err;
+
+  CapturedStderr() {
+    System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+  }
+
+  /** Everything written so far. */
+  String text() {
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    System.setErr(previous);
+  }
+}
