@@ -141,8 +141,7 @@ public final class RemoteEngine implements KvEngine {
     Instant expiresAt = calls == null ? Instant.MIN : calls.join().metadata().expiresAt();
     if (error != null && !closed && Instant.now().isBefore(expiresAt)) {
       // While the metadata in use is valid no request waits for the exchange, or sees it fail.
-      Throwable cause = error instanceof CompletionException && error.getCause() != null
-          ? error.getCause() : error;
+      Throwable cause = unwrapped(error);
       LOG.warn("Cannot refresh the KV Connect metadata of {}; requests go on with the metadata"
           + " in use until it expires at {}: {}", config.url(), expiresAt, cause.toString());
     }
@@ -192,11 +191,21 @@ public final class RemoteEngine implements KvEngine {
    * it was not applied, however far the exchange itself got.
    */
   private static RuntimeException nothingApplied(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null
-        ? error.getCause() : error;
+    Throwable cause = unwrapped(error);
     if (cause instanceof KvUnavailableException u && u.maybeApplied()) {
       return new KvUnavailableException(u.getMessage(), false, u.getCause());
     }
+    return unchecked(cause);
+  }
+
+  /** The failure a stage's CompletionException wraps, or {@code error} itself. */
+  private static Throwable unwrapped(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null
+        ? error.getCause() : error;
+  }
+
+  /** {@code cause} to throw from a stage: as it is when unchecked, else wrapped. */
+  private static RuntimeException unchecked(Throwable cause) {
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 
@@ -254,8 +263,7 @@ public final class RemoteEngine implements KvEngine {
         if (stopping) { // stopping aborts what is in flight
           throw new KvClosedException();
         }
-        cause = error instanceof CompletionException && error.getCause() != null
-            ? error.getCause() : error;
+        cause = unwrapped(error);
         failure = transientFailure(cause, what);
         arrivedNow = mayHaveArrived(cause);
       } else if (accepted(r, what)) {
@@ -484,10 +492,9 @@ public final class RemoteEngine implements KvEngine {
    * again, or a sum would be counted twice.
    */
   private static RuntimeException withOutcome(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null
-        ? error.getCause() : error;
+    Throwable cause = unwrapped(error);
     if (!(cause instanceof KvUnavailableException u)) {
-      return cause instanceof RuntimeException r ? r : new CompletionException(cause);
+      return unchecked(cause);
     }
     String outcome = u.maybeApplied()
         ? "; the write may have been applied: read the keys it writes before writing them again"
