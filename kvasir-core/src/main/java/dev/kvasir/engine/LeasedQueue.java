@@ -134,15 +134,18 @@ public final class LeasedQueue {
   public QueueDepth depth() {
     long now = store.nowMs();
     QueueStore.Stats s = store.stats(now);
-    Duration waited = s.oldestReadyMs() == Long.MAX_VALUE ? Duration.ZERO
-        : Duration.ofMillis(Math.max(0, now - s.oldestReadyMs()));
-    return new QueueDepth(s.ready(), s.delayed(), s.running(), waited);
+    return new QueueDepth(s.ready(), s.delayed(), s.running(), oldestWait(s, now));
   }
 
   private double oldestAge() {
-    long oldest = stats.oldestReadyMs();
-    return oldest == Long.MAX_VALUE ? 0
-        : Math.max(0, store.nowMs() - oldest) / 1000.0;
+    return oldestWait(stats, store.nowMs()).toMillis() / 1000.0;
+  }
+
+  /** How long the oldest message due in {@code s} has waited at {@code nowMs}; zero for none. */
+  private static Duration oldestWait(QueueStore.Stats s, long nowMs) {
+    long oldest = s.oldestReadyMs();
+    return oldest == Long.MAX_VALUE ? Duration.ZERO
+        : Duration.ofMillis(Math.max(0, nowMs - oldest));
   }
 
   private void readStats() {
