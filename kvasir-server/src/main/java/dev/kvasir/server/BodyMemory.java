@@ -153,10 +153,10 @@ final class BodyMemory {
   }
 
   /** The answer to a request that found no room: 503, which clients retry. */
-  ConnectHandler.Refused refusal() {
+  Refused refusal() {
     full.warn("Requests are refused with 503: the request bodies and reads held in memory"
         + " reached the limit of {} bytes (--max-body-memory)", limit);
-    return new ConnectHandler.Refused(503, "The server holds as many request bodies and"
+    return new Refused(503, "The server holds as many request bodies and"
         + " answers in memory as it may (" + (limit >> 20) + " MiB); try again shortly.");
   }
 }

@@ -26,15 +26,12 @@ import dev.kvasir.connect.proto.Watch;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.EngineWatch;
 import dev.kvasir.spi.KvEngine;
-import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -101,8 +98,7 @@ final class ConnectHandler extends Handler.Abstract {
   private static final String TOKEN = AccessToken.class.getName();
 
   private final KvEngine engine;
-  /** The tokens clients may present, asked again on every request (rotation). */
-  private final Supplier<List<AccessToken>> tokens;
+  private final Permissions permissions;
   /** Told of every atomic write the engine answered: applied or not (a failed check). */
   private final Consumer<Boolean> onCommit;
   private final UUID databaseId;
@@ -118,8 +114,6 @@ final class ConnectHandler extends Handler.Abstract {
   private final BodyMemory memory;
   private final QueueGateway queues;
   private final AtomicInteger inFlight = new AtomicInteger();
-  /** Whether the server takes no writes at all, whatever its tokens allow. */
-  private final boolean readOnly;
   private volatile boolean stopping;
   /** Whose X-Forwarded-Prefix is believed. */
   private final ClientAddress proxies;
@@ -130,29 +124,17 @@ final class ConnectHandler extends Handler.Abstract {
       BodyMemory memory, QueueGateway queues, ClientAddress proxies,
       Consumer<Boolean> onCommit) {
     super(InvocationType.NON_BLOCKING); // nothing below waits on Jetty's thread: see offload
-    this.readOnly = readOnly;
     this.onCommit = onCommit;
     this.queues = queues;
     this.watchLimits = watchLimits;
     this.bodyDeadline = bodyDeadline;
     this.memory = memory;
     this.engine = engine;
-    this.tokens = tokens;
+    this.permissions = new Permissions(tokens, readOnly);
     this.databaseId = databaseId;
     this.versions = versions;
     this.metadataLifetime = metadataLifetime;
     this.proxies = proxies;
-  }
-
-  /** A request refused with a status and a message for the client. */
-  static final class Refused extends Exception {
-    private static final long serialVersionUID = 1L;
-    final int status;
-
-    Refused(int status, String message) {
-      super(message, null, false, false);
-      this.status = status;
-    }
   }
 
   /** A step of a request that may refuse it. */
@@ -203,7 +185,7 @@ final class ConnectHandler extends Handler.Abstract {
       response.getHeaders().put(HttpHeader.ALLOW, "POST");
       throw new Refused(405, "KV Connect endpoints take POST requests only.");
     }
-    request.setAttribute(TOKEN, authorize(request));
+    request.setAttribute(TOKEN, permissions.authenticate(request));
     int max = maxBody(path);
     if (request.getLength() > max) {
       throw new Refused(413, "The request body is too large: " + request.getLength()
@@ -373,43 +355,8 @@ final class ConnectHandler extends Handler.Abstract {
     }
   }
 
-  /**
-   * The token the request presents. Every known token is compared, each in constant time, so
-   * the answer's timing tells nothing about which one nearly matched.
-   */
-  private AccessToken authorize(Request request) throws Refused {
-    byte[] given = Replies.bearer(request);
-    if (given == null) {
-      throw new Refused(401, "Malformed authorization header. Send 'Authorization: Bearer"
-          + " <access token>'.");
-    }
-    AccessToken matched = null;
-    for (AccessToken t : tokens.get()) {
-      if (MessageDigest.isEqual(given, t.secret().getBytes(StandardCharsets.UTF_8))) {
-        matched = t;
-      }
-    }
-    if (matched == null) {
-      throw new Refused(401, "Invalid access token.");
-    }
-    return matched;
-  }
-
   private static AccessToken token(Request request) {
     return (AccessToken) request.getAttribute(TOKEN);
-  }
-
-  private static Refused forbidden(String what) {
-    return new Refused(403, "This access token may not " + what + ".");
-  }
-
-  /**
-   * Why a read-only token may not write or take messages: a server that serves for reading only
-   * says so, rather than send its user to check a token that is not the reason.
-   */
-  private Refused forbiddenToReadOnly(String what) {
-    return readOnly ? new Refused(403, "This server serves reads only: it may not " + what
-        + " for any token.") : forbidden(what);
   }
 
   private void checkDatabaseId(Request request) throws Refused {
@@ -469,12 +416,7 @@ final class ConnectHandler extends Handler.Abstract {
   private void snapshotRead(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
     var ranges = Wire.readRanges(dataRequest(request, body, SnapshotRead.parser()));
-    AccessToken token = token(request);
-    for (ReadRange range : ranges) {
-      if (!token.covers(range)) {
-        throw forbidden("read keys outside its prefixes");
-      }
-    }
+    Permissions.checkRead(token(request), ranges);
     long entries = ReadRange.entriesAsked(ranges);
     long room = entries * MOST_BYTES_PER_ENTRY_READ;
     CompletableFuture<Void> taken = memory.takeForRead(room);
@@ -527,7 +469,7 @@ final class ConnectHandler extends Handler.Abstract {
       throws Refused {
     var write = Wire.atomicWrite(dataRequest(request, body,
         dev.kvasir.connect.proto.AtomicWrite.parser()));
-    authorizeWrite(token(request), write);
+    permissions.checkWrite(token(request), write);
     String key = request.getHeaders().get(Wire.IDEMPOTENCY_KEY_HEADER);
     if (key != null) {
       try {
@@ -609,35 +551,11 @@ final class ConnectHandler extends Handler.Abstract {
         ? failure.getCause() : failure;
   }
 
-  /** A read-only token writes nothing; a scoped one only keys under its prefixes. */
-  private void authorizeWrite(AccessToken token, AtomicWrite write) throws Refused {
-    if (token.readOnly()) {
-      throw forbiddenToReadOnly("write");
-    }
-    if (!token.prefixes().isEmpty() && !write.enqueues().isEmpty()) {
-      throw forbidden("enqueue messages, which lie outside any key prefix");
-    }
-    List<RawKey> keys = new ArrayList<>();
-    write.checks().forEach(c -> keys.add(c.key()));
-    write.mutations().forEach(m -> keys.add(m.key()));
-    write.enqueues().forEach(e -> keys.addAll(e.keysIfUndelivered()));
-    for (RawKey key : keys) {
-      if (!token.covers(key)) {
-        throw forbidden("write keys outside its prefixes");
-      }
-    }
-  }
-
   private void watch(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
     Watch watch = dataRequest(request, body, Watch.parser());
     var keys = Wire.watchKeys(watch);
-    AccessToken token = token(request);
-    for (RawKey key : keys) {
-      if (!token.covers(key)) {
-        throw forbidden("watch keys outside its prefixes");
-      }
-    }
+    Permissions.checkWatch(token(request), keys);
     String connection = request.getConnectionMetaData().getId();
     String refused = watchLimits.admit(connection);
     if (refused != null) {
@@ -671,7 +589,7 @@ final class ConnectHandler extends Handler.Abstract {
   private void queueNext(String path, Request request, Response response, Callback callback,
       byte[] body) throws Refused {
     QueueNext poll = dataRequest(request, body, QueueNext.parser());
-    requireQueueAccess(token(request));
+    permissions.checkQueue(token(request));
     var next = queues.next(Duration.ofMillis(Math.max(0, poll.getWaitMs())), poll.getPollId());
     if (next == null) {
       throw new Refused(429, "As many clients wait for queue messages as this server allows ("
@@ -703,7 +621,7 @@ final class ConnectHandler extends Handler.Abstract {
   private void queueRenew(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
     QueueRenew renew = dataRequest(request, body, QueueRenew.parser());
-    requireQueueAccess(token(request));
+    permissions.checkQueue(token(request));
     sendProtobuf(response, callback, QueueRenewOutput.newBuilder()
         .addAllLostLeaseIds(queues.renew(renew.getLeaseIdsList())).build().toByteArray());
   }
@@ -711,7 +629,7 @@ final class ConnectHandler extends Handler.Abstract {
   private void queueFinish(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
     QueueFinish finish = dataRequest(request, body, QueueFinish.parser());
-    requireQueueAccess(token(request));
+    permissions.checkQueue(token(request));
     if (queues.finish(finish.getLeaseId(), finish.getSuccess(), finish.getReleased())) {
       sendProtobuf(response, callback, new byte[0]);
     } else {
@@ -723,19 +641,9 @@ final class ConnectHandler extends Handler.Abstract {
   private void queueCancel(Request request, Response response, Callback callback, byte[] body)
       throws Refused {
     QueueCancel cancel = dataRequest(request, body, QueueCancel.parser());
-    requireQueueAccess(token(request));
+    permissions.checkQueue(token(request));
     queues.cancel(cancel.getPollId());
     sendProtobuf(response, callback, new byte[0]);
-  }
-
-  /** Queue messages belong to no key: only a token that may read and write everything. */
-  private void requireQueueAccess(AccessToken token) throws Refused {
-    if (token.readOnly()) {
-      throw forbiddenToReadOnly("take queue messages");
-    }
-    if (!token.prefixes().isEmpty()) {
-      throw forbidden("take queue messages, which lie outside any key prefix");
-    }
   }
 
   int openWatches() {

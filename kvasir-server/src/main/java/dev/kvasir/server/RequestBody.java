@@ -30,7 +30,7 @@ final class RequestBody implements Runnable {
    * length) and returns a reader for it; refused with 503 if that does not fit.
    */
   static RequestBody reserve(Request request, BodyMemory memory, int max)
-      throws ConnectHandler.Refused {
+      throws Refused {
     long declared = request.getLength();
     int capacity = declared >= 0 ? (int) Math.min(declared, max) : Math.min(FIRST_CAPACITY, max);
     if (!memory.takeForBody(capacity)) {
@@ -47,7 +47,7 @@ final class RequestBody implements Runnable {
     this.taken = capacity;
   }
 
-  /** Starts reading; the future fails with a {@link ConnectHandler.Refused} or Jetty's error. */
+  /** Starts reading; the future fails with a {@link Refused} or Jetty's error. */
   CompletableFuture<byte[]> read() {
     run();
     return result;
@@ -68,7 +68,7 @@ final class RequestBody implements Runnable {
       }
       try {
         append(chunk.getByteBuffer());
-      } catch (ConnectHandler.Refused r) {
+      } catch (Refused r) {
         result.completeExceptionally(r);
         return;
       } finally {
@@ -81,10 +81,10 @@ final class RequestBody implements Runnable {
     }
   }
 
-  private void append(ByteBuffer buffer) throws ConnectHandler.Refused {
+  private void append(ByteBuffer buffer) throws Refused {
     int n = buffer.remaining();
     if (n > max - size) {
-      throw new ConnectHandler.Refused(413, "The request body is too large (max " + max
+      throw new Refused(413, "The request body is too large (max " + max
           + " bytes).");
     }
     if (size + n > bytes.length) {
@@ -94,7 +94,7 @@ final class RequestBody implements Runnable {
     size += n;
   }
 
-  private synchronized void grow(int capacity) throws ConnectHandler.Refused {
+  private synchronized void grow(int capacity) throws Refused {
     long more = capacity - bytes.length;
     if (taken < 0 || !memory.takeForBody(more)) {
       throw memory.refusal();
