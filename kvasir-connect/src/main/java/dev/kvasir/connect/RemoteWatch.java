@@ -28,6 +28,8 @@ final class RemoteWatch implements EngineWatch {
   private final RemoteEngine engine;
   private final List<RawKey> keys;
   private InputStream stream; // guarded by this
+  /** Whether a stream was ever open: a lost one broke, else the server would not take it. */
+  private boolean opened; // guarded by this
   private List<Optional<RawEntry>> last;
   private volatile boolean closed;
   /** Counted down on close, which ends a wait before reconnecting at once. */
@@ -59,7 +61,7 @@ final class RemoteWatch implements EngineWatch {
         if (closed) {
           break;
         }
-        engine.watchOutage().lost(this, e);
+        engine.watchOutage().lost(this, e, wasOpened());
         if (closing.await(delay.toMillis(), TimeUnit.MILLISECONDS)) {
           break; // closed while waiting: a blocked next() returns at once, as promised
         }
@@ -72,9 +74,14 @@ final class RemoteWatch implements EngineWatch {
   private synchronized InputStream stream() throws IOException, InterruptedException {
     if (stream == null) {
       stream = engine.openWatchStream(keys);
+      opened = true;
       engine.watchOutage().reconnected(this);
     }
     return stream;
+  }
+
+  private synchronized boolean wasOpened() {
+    return opened;
   }
 
   /**

@@ -24,17 +24,26 @@ final class WatchOutage {
     this.url = url;
   }
 
-  synchronized void lost(RemoteWatch watch, IOException why) {
+  /**
+   * {@code watch} has no stream: it lost the one it had, or, when {@code opened} is false, the
+   * server refused or never answered its first (a server at its limit of watches answers 429).
+   */
+  synchronized void lost(RemoteWatch watch, IOException why, boolean opened) {
     if (broken.add(watch) && broken.size() == 1) {
       brokenSince = System.nanoTime();
-      LOG.warn("The watch streams from {} broke ({}); they reconnect until the server answers,"
-          + " and hear of no change until then", url, why.toString());
+      if (opened) {
+        LOG.warn("The watch streams from {} broke ({}); they reconnect until the server"
+            + " answers, and hear of no change until then", url, why.toString());
+      } else {
+        LOG.warn("A watch stream from {} could not be opened ({}); it tries again until the"
+            + " server takes it, and hears of no change until then", url, why.toString());
+      }
     }
   }
 
   synchronized void reconnected(RemoteWatch watch) {
     if (broken.remove(watch) && broken.isEmpty()) {
-      LOG.warn("The watch streams from {} are connected again, after {} ms", url,
+      LOG.warn("The watch streams from {} are all connected, after {} ms", url,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - brokenSince));
     }
   }

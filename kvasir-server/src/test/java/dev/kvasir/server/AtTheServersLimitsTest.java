@@ -63,13 +63,17 @@ class AtTheServersLimitsTest {
       kv.set(KvKey.of("k"), "v");
       WatchStream held = kv.watch(List.of(KvKey.of("k")));
       assertThat(held.next().get(0).value()).isEqualTo("v");
-      try (WatchStream waiting = kv.watch(List.of(KvKey.of("k")))) {
+      try (CapturedStderr logged = new CapturedStderr();
+          WatchStream waiting = kv.watch(List.of(KvKey.of("k")))) {
         CompletableFuture<Object> first = CompletableFuture.supplyAsync(
             () -> waiting.next().get(0).value());
         Thread.sleep(500); // refused with 429 meanwhile, and trying again
         assertThat(first).isNotDone();
         held.close();
         assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo("v");
+        // Refused from the start, the stream never broke: the log says what happened.
+        assertThat(logged.text()).contains("could not be opened (java.io.IOException: status"
+            + " 429").contains("all connected").doesNotContain("broke");
       }
     }
   }

@@ -40,7 +40,7 @@ class WatchOutageTest {
           first.close();
           await(logged::text, log -> log.contains("broke"));
           try (KvServer second = start(engine, port)) {
-            await(logged::text, log -> count(log, "broke") == count(log, "connected again"));
+            await(logged::text, log -> count(log, "broke") == count(log, "all connected"));
             assertThat(count(logged.text(), "broke")).as("%s", logged.text()).isBetween(1, 2);
             kv.set(KvKey.of("a"), "after");
             Object seen = seenAtA.poll(10, TimeUnit.SECONDS);
