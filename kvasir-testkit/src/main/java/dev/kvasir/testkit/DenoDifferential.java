@@ -55,12 +55,15 @@ import org.jspecify.annotations.Nullable;
 public final class DenoDifferential {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  /** The limits' errors: which limit, then anything, then its maximum if named. */
+  /**
+   * The limits' errors: which limit, then anything, then its maximum if named, then anything
+   * (Kvasir's errors may go on with a hint, as getMany's names getAll).
+   */
   private static final Pattern LIMIT_ERROR = Pattern.compile("(?i)(key too large for write"
       + "|key too large for read|value too large|total mutation size too large"
       + "|total key size too large|too many mutations|too many ranges|too many entries"
       + "|too many keys|too many checks|key cannot be empty|enqueue payload too large)"
-      + "\\b.*?(?:\\(max (\\d+)(?: bytes)?\\))?");
+      + "\\b.*?(?:\\(max (\\d+)(?: bytes)?\\).*)?");
   private static final Pattern CLIENT_ERROR =
       Pattern.compile("^KV Connect failed to call '[^']*' \\(status=400 Bad Request\\): ");
 

@@ -20,6 +20,10 @@ final class RandomOperations {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String[] MUTATORS = {"sum", "min", "max"};
+  /** The read probes and the limit each probes, in the order of {@link #readProbe()}'s doc. */
+  private static final String[] READ_PROBES = {"get", "getMany", "listPrefix", "listStart",
+      "listEnd", "batchSize", "watch", "watchMany"};
+  private static final int[] READ_LIMITS = {2_048, 10, 2_048, 2_049, 2_049, 1_000, 2_049, 10};
 
   private final Random random;
   /** Keys that only ever hold u64 values, so that no mutation of several fails half-way. */
@@ -60,9 +64,17 @@ final class RandomOperations {
     }
   }
 
+  /**
+   * {@code n} operations. The first go one over each read limit, whatever the seed: random
+   * probes cover a few limits a run, and an error of Kvasir's that reads unlike Deno's went
+   * unnoticed for as long as no seed of the build drew its probe.
+   */
   ArrayNode operations(int n) {
     ArrayNode out = NODES.arrayNode();
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < Math.min(n, READ_PROBES.length); i++) {
+      out.add(readProbe(i, 1));
+    }
+    for (int i = out.size(); i < n; i++) {
       int kind = random.nextInt(72);
       out.add(kind < 12 ? list() : kind < 18 ? limitProbe() : kind < 21 ? readProbe() : commit());
     }
@@ -237,13 +249,13 @@ final class RandomOperations {
    * watch (10). Sizes are of keys of one text part.
    */
   private ObjectNode readProbe() {
-    int over = random.nextInt(3) - 1;
-    String[] kinds = {"get", "getMany", "listPrefix", "listStart", "listEnd", "batchSize",
-        "watch", "watchMany"};
-    int[] limits = {2_048, 10, 2_048, 2_049, 2_049, 1_000, 2_049, 10};
-    int i = random.nextInt(kinds.length);
-    return NODES.objectNode().put("op", "read").put("kind", kinds[i]).put("size",
-        limits[i] + over);
+    return readProbe(random.nextInt(READ_PROBES.length), random.nextInt(3) - 1);
+  }
+
+  /** The probe of {@code READ_PROBES[i]}, {@code over} its limit (-1, 0 or 1). */
+  private static ObjectNode readProbe(int i, int over) {
+    return NODES.objectNode().put("op", "read").put("kind", READ_PROBES[i]).put("size",
+        READ_LIMITS[i] + over);
   }
 
   private static void set(ArrayNode mutations, String type, ArrayNode key, JsonNode value) {

@@ -133,6 +133,11 @@ class RandomOperationsTest {
             "too many checks in one atomic operation: 101 (max 100)"));
     assertThat(DenoDifferential.limitNamed("Too many keys (max 10)"))
         .isEqualTo(DenoDifferential.limitNamed("too many keys to watch: 11 (max 10)"));
+    // Kvasir's message goes on with a hint after the maximum.
+    assertThat(DenoDifferential.limitNamed("Too many ranges (max 10)"))
+        .isEqualTo(DenoDifferential.limitNamed("too many ranges in one read: 11 (max 10); getMany"
+            + " reads up to 10 keys in one snapshot, getAll any number, 10 at a time"))
+        .isEqualTo("limit: too many ranges (max 10)");
     assertThat(DenoDifferential.limitNamed("Key too large for write (max 2048 bytes)"))
         .isNotEqualTo(DenoDifferential.limitNamed("Total key size too large (max 81920 bytes)"));
     assertThat(DenoDifferential.limitNamed("Failed to perform 'sum' mutation on a non-U64 value"
