@@ -20,6 +20,13 @@ final class CheckOption {
     return expected.equals("none") ? "exists" : "is not at versionstamp " + expected;
   }
 
+  /** Refuses a --check that is neither a versionstamp nor none, before anything is opened. */
+  void validate() {
+    if (present()) {
+      versionstamp();
+    }
+  }
+
   Versionstamp versionstamp() {
     if (expected.equals("none")) {
       return null;

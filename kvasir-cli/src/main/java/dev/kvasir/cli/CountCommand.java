@@ -20,6 +20,11 @@ final class CountCommand extends DbCommand {
   boolean json;
 
   @Override
+  void checkArguments() {
+    selection.check();
+  }
+
+  @Override
   int run(Kv kv) {
     KvListIterator entries = kv.list(selection.selector(), ListOptions.defaults()
         .batchSize(500));

@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -38,9 +39,11 @@ abstract class DbCommand implements Callable<Integer> {
 
   /**
    * Refuses arguments that picocli lets through, before anything is opened: it does not hold
-   * positional parameters to the maximum of their arity.
+   * positional parameters to the maximum of their arity, nor parse what only the command
+   * understands (a value, a check's versionstamp, a selection). A usage error so found exits 2
+   * without creating or opening the database.
    */
-  void checkArguments() {}
+  void checkArguments() throws IOException {}
 
   /**
    * @throws IllegalArgumentException if there are more than {@code max} keys: Deno's limit of

@@ -37,15 +37,16 @@ final class DeleteCommand extends DbCommand {
   @Override
   void checkArguments() {
     atMostKeys(keys, Limits.MAX_MUTATIONS, "delete");
+    if (check.present() && keys.size() != 1) {
+      throw new IllegalArgumentException("--check works with exactly one KEY");
+    }
+    check.validate();
   }
 
   @Override
   int run(Kv kv) {
     AtomicOperation op = kv.atomic();
     if (check.present()) {
-      if (keys.size() != 1) {
-        throw new IllegalArgumentException("--check works with exactly one KEY");
-      }
       op.check(keys.get(0), check.versionstamp());
     }
     keys.forEach(op::delete);

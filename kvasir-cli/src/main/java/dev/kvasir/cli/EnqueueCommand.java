@@ -54,9 +54,12 @@ final class EnqueueCommand extends DbCommand {
     return true;
   }
 
+  /** The message and how it is delivered, made before the database is opened. */
+  private Object message;
+  private EnqueueOptions options;
+
   @Override
-  int run(Kv kv) {
-    Object message;
+  void checkArguments() {
     try {
       message = type.parse(value);
     } catch (IllegalArgumentException e) {
@@ -65,13 +68,17 @@ final class EnqueueCommand extends DbCommand {
     if (message instanceof EncodedValue v8) {
       message = v8.decode(); // a queue message is always V8
     }
-    EnqueueOptions options = EnqueueOptions.defaults().keysIfUndelivered(keysIfUndelivered);
+    options = EnqueueOptions.defaults().keysIfUndelivered(keysIfUndelivered);
     if (delay != null) {
       options = options.delay(delay);
     }
     if (backoffSchedule != null) {
       options = options.backoffSchedule(intervals());
     }
+  }
+
+  @Override
+  int run(Kv kv) {
     CommitResult r = kv.enqueue(message, options);
     out().println(json ? Render.commitJson(r) : r.versionstamp().toString());
     return 0;

@@ -49,6 +49,11 @@ final class ExportCommand extends DbCommand {
   private final AtomicBoolean stopRequested = new AtomicBoolean();
 
   @Override
+  void checkArguments() {
+    selection.check();
+  }
+
+  @Override
   int run(Kv kv) throws Exception {
     // Ended at once, an export to standard output left no word that it is cut short, and one
     // to --output its partial file until the next export.

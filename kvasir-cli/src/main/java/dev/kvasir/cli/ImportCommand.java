@@ -88,6 +88,17 @@ final class ImportCommand extends DbCommand {
   }
 
   @Override
+  void checkArguments() {
+    if (skip < 0) {
+      throw new IllegalArgumentException("--skip takes a number of lines, 0 or more, not " + skip);
+    }
+    if (keepVersionstamps && skip > 0) {
+      throw new IllegalArgumentException("--keep-versionstamps imports all or nothing; --skip"
+          + " does not apply");
+    }
+  }
+
+  @Override
   AutoCloseable openInput() throws IOException {
     if (file.equals("-") && inShell()) {
       // The shell reads its commands from there: the import took them as lines, then closed
@@ -190,10 +201,6 @@ final class ImportCommand extends DbCommand {
    * written.
    */
   private int importExactly(Kv kv) throws IOException, InterruptedException {
-    if (skip > 0) {
-      throw new IllegalArgumentException("--keep-versionstamps imports all or nothing; --skip"
-          + " does not apply");
-    }
     if (kv.list(ListSelector.prefix(KvKey.of()), ListOptions.defaults().limit(1)).hasNext()) {
       throw new Failure("the database holds entries; --keep-versionstamps imports into an"
           + " empty one");

@@ -35,12 +35,17 @@ final class ListCommand extends DbCommand {
   boolean json;
 
   @Override
+  void checkArguments() {
+    selection.check();
+    if (limit != null && limit <= 0) {
+      throw new IllegalArgumentException("--limit must be positive, not " + limit);
+    }
+  }
+
+  @Override
   int run(Kv kv) {
     ListOptions options = ListOptions.defaults().reverse(reverse);
     if (limit != null) {
-      if (limit <= 0) {
-        throw new IllegalArgumentException("--limit must be positive, not " + limit);
-      }
       options = options.limit(limit);
     }
     if (cursor != null) {

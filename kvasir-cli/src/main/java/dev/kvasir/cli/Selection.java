@@ -29,6 +29,11 @@ final class Selection {
   @Option(names = "--end", paramLabel = "KEY", description = "Up to this key (exclusive).")
   KvKey end;
 
+  /** Refuses a selection Deno would not list, before the database is opened. */
+  void check() {
+    selector();
+  }
+
   /**
    * The selector, as Deno allows it: a prefix, a prefix with a start or an end, or a start and
    * an end.

@@ -14,6 +14,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -362,6 +363,10 @@ final class ServeCommand implements Callable<Integer> {
     if (maxBodyMemory != null && maxBodyMemory < 1) {
       throw new IllegalArgumentException("--max-body-memory must be positive: " + maxBodyMemory);
     }
+    if (queueLease.compareTo(KvServer.MIN_QUEUE_LEASE) < 0) {
+      throw new IllegalArgumentException("--queue-lease is at least "
+          + KvServer.MIN_QUEUE_LEASE.toMillis() + " ms: " + queueLease.toMillis() + " ms");
+    }
   }
 
   private static void positive(String option, int value) {
@@ -377,6 +382,18 @@ final class ServeCommand implements Callable<Integer> {
     if (tlsCert != null && keystore != null) {
       throw new IllegalArgumentException("give TLS one way: --tls-cert and --tls-key, or"
           + " --tls-keystore");
+    }
+    // A mistyped path is refused before the database is opened, so that a missing one is not
+    // created first; what the files hold is checked when the server loads them.
+    readable("--tls-cert", tlsCert);
+    readable("--tls-key", tlsKey);
+    readable("--tls-keystore", keystore);
+  }
+
+  private static void readable(String option, Path file) {
+    if (file != null && (!Files.isRegularFile(file) || !Files.isReadable(file))) {
+      throw new IllegalArgumentException(option + " names " + file + ", which is "
+          + (Files.exists(file) ? "not a file this process can read" : "not there"));
     }
   }
 

@@ -63,14 +63,21 @@ final class SetCommand extends DbCommand {
     return true;
   }
 
+  /** VALUE as it is stored, parsed before the database is opened. */
+  private Object parsed;
+
   @Override
-  int run(Kv kv) throws IOException {
-    Object parsed;
+  void checkArguments() throws IOException {
+    check.validate();
     try {
       parsed = value.equals("-") ? type.parseInput(standardInput()) : type.parse(value);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+  }
+
+  @Override
+  int run(Kv kv) {
     AtomicOperation op = kv.atomic();
     if (check.present()) {
       op.check(key, check.versionstamp());

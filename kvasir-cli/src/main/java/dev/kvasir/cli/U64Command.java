@@ -58,9 +58,11 @@ abstract class U64Command extends DbCommand {
     return true;
   }
 
+  /** N as the operand, checked before the database is opened. */
+  private KvU64 operand;
+
   @Override
-  int run(Kv kv) {
-    KvU64 operand;
+  void checkArguments() {
     try {
       boolean wraps = subtracts() && n.signum() < 0 && n.negate().compareTo(TWO_TO_64) < 0;
       operand = KvU64.of(wraps ? n.add(TWO_TO_64) : n);
@@ -68,6 +70,10 @@ abstract class U64Command extends DbCommand {
       throw new IllegalArgumentException("N must be between " + (subtracts() ? "-(2^64-1)" : "0")
           + " and 2^64-1, not " + n);
     }
+  }
+
+  @Override
+  int run(Kv kv) {
     AtomicOperation op = kv.atomic();
     apply(op, operand);
     op.commit();

@@ -48,6 +48,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class KvServer implements AutoCloseable {
   /** The SLF4J logger of the access log, at INFO (docs/operations.md §6). */
   public static final String ACCESS_LOGGER = "dev.kvasir.server.access";
+  /** The shortest lease {@link Builder#queueLease} takes. */
+  public static final Duration MIN_QUEUE_LEASE = Duration.ofMillis(100);
   /** HTTP/2 streams of a connection that its watches may not take: room for its other calls. */
   private static final int STREAMS_KEPT_FOR_REQUESTS = 32;
 
@@ -488,8 +490,9 @@ public final class KvServer implements AutoCloseable {
      * and the message is retried or dead-lettered (docs/kv-connect.md §10). Default 30 s.
      */
     public Builder queueLease(Duration lease) {
-      if (lease.toMillis() < 100) {
-        throw new IllegalArgumentException("queueLease must be at least 100 ms: " + lease);
+      if (lease.compareTo(MIN_QUEUE_LEASE) < 0) {
+        throw new IllegalArgumentException("queueLease must be at least "
+            + MIN_QUEUE_LEASE.toMillis() + " ms: " + lease);
       }
       this.queueLease = lease;
       return this;
