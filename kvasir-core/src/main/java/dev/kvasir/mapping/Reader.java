@@ -20,6 +20,8 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,6 +51,15 @@ final class Reader {
   private final ValueMapper mapper;
   private final int maxDepth;
   private int depth;
+  /**
+   * What each JS object of the value became, per type it was read as: an object the value
+   * refers to twice is read once and shared, as V8Writer writes a shared one once. Without it,
+   * a value of a few hundred bytes whose objects each refer twice to the next expanded
+   * exponentially (docs/mapping.md §7).
+   */
+  private final Map<Made, Object> made = new HashMap<>();
+  /** The objects being read, whose result is not known yet: met again, they are a cycle. */
+  private final Set<Made> reading = new HashSet<>();
 
   private Reader(ValueMapper mapper, int maxDepth) {
     this.mapper = mapper;
@@ -70,9 +81,67 @@ final class Reader {
     if (++depth > maxDepth) {
       throw LargeStack.Deeper.SIGNAL;
     }
-    Object read = readType(value, type, path);
+    Made key = isJsObject(value) ? new Made(value, type) : null;
+    Object read;
+    if (key == null) {
+      read = readType(value, type, path);
+    } else if (made.containsKey(key)) {
+      read = made.get(key);
+    } else {
+      if (!reading.add(key)) {
+        throw cycle(path, type);
+      }
+      read = readType(value, type, path);
+      reading.remove(key);
+      made.put(key, read);
+    }
     depth--;
     return read;
+  }
+
+  /**
+   * Records {@code out} as what {@code js} becomes as {@code type} before its contents are read:
+   * a JavaBean, a list, a map or an array can then contain itself, as the JS object did.
+   */
+  private void madeBeforeItsContents(Object js, Type type, Object out) {
+    Made key = new Made(js, type);
+    reading.remove(key);
+    made.put(key, out);
+  }
+
+  private static boolean isJsObject(Object value) {
+    return value instanceof Map<?, ?> || value instanceof Collection<?> || value instanceof JsMap
+        || value instanceof JsSet;
+  }
+
+  private static KvTypeException cycle(String path, Type type) {
+    return new KvTypeException(path + ": the value contains itself here (a cycle), which "
+        + type.getTypeName() + " cannot hold: a record, an Optional, a set or a codec's type is"
+        + " made from what it contains; read this part as a JavaBean, a List, a Map or Object");
+  }
+
+  /**
+   * A JS object and the type it is read as. The object is compared by identity: equal objects
+   * are not the same object, and comparing them by value would not end on a cycle.
+   */
+  private static final class Made {
+    private final Object js;
+    private final Type type;
+
+    Made(Object js, Type type) {
+      this.js = js;
+      this.type = type;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Made m && m.js == js && m.type.equals(type);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * System.identityHashCode(js) + type.hashCode();
+    }
   }
 
   private Object readType(Object value, Type type, String path) {
@@ -83,7 +152,7 @@ final class Reader {
       return read(value, v.getBounds()[0], path);
     }
     if (type instanceof GenericArrayType g) {
-      return array(value, Object.class, g.getGenericComponentType(), path);
+      return array(value, Object.class, g.getGenericComponentType(), type, path);
     }
     if (type instanceof ParameterizedType p) {
       return generic(value, (Class<?>) p.getRawType(), p.getActualTypeArguments(), type, path);
@@ -141,7 +210,7 @@ final class Reader {
       }
     }
     if (c.isArray()) {
-      return array(value, c.getComponentType(), c.getComponentType(), path);
+      return array(value, c.getComponentType(), c.getComponentType(), c, path);
     }
     if (c == Map.class && value instanceof JsMap m) {
       return generic(m, Map.class, new Type[] {Object.class, Object.class}, c, path);
@@ -185,6 +254,7 @@ final class Reader {
     }
     if (Map.class.isAssignableFrom(raw)) {
       Map<Object, Object> out = new LinkedHashMap<>();
+      madeBeforeItsContents(value, type, out);
       for (Map.Entry<?, ?> e : entries(value, raw, path)) {
         Object key = read(e.getKey(), args[0], path + ".<key>");
         out.put(key, read(e.getValue(), args[1], path + "." + e.getKey()));
@@ -193,8 +263,11 @@ final class Reader {
     }
     if (Collection.class.isAssignableFrom(raw)) {
       Iterable<?> items = items(value, raw, path);
-      Collection<Object> out = Set.class.isAssignableFrom(raw)
-          ? new LinkedHashSet<>() : new ArrayList<>();
+      boolean set = Set.class.isAssignableFrom(raw);
+      Collection<Object> out = set ? new LinkedHashSet<>() : new ArrayList<>();
+      if (!set) { // a set that contained itself would hash itself while it is being filled
+        madeBeforeItsContents(value, type, out);
+      }
       int i = 0;
       for (Object item : items) {
         out.add(read(item, args[0], path + "[" + i++ + "]"));
@@ -204,7 +277,8 @@ final class Reader {
     return read(value, raw, path);
   }
 
-  private Object array(Object value, Class<?> component, Type elementType, String path) {
+  private Object array(Object value, Class<?> component, Type elementType, Type type,
+      String path) {
     if (value == null || value == Undefined.INSTANCE) {
       return null;
     }
@@ -212,6 +286,7 @@ final class Reader {
       throw fail(path, value, component.arrayType());
     }
     Object array = Array.newInstance(component, list.size());
+    madeBeforeItsContents(value, type, array);
     for (int i = 0; i < list.size(); i++) {
       Array.set(array, i, read(list.get(i), elementType, path + "[" + i + "]"));
     }
@@ -269,6 +344,7 @@ final class Reader {
     } catch (ReflectiveOperationException | RuntimeException e) {
       throw new KvTypeException(path + ": cannot construct " + type.getName() + ": " + e);
     }
+    madeBeforeItsContents(map, type, out);
     for (Beans.Property p : bean.properties()) {
       if (!map.containsKey(p.name())) {
         continue; // the constructor's value stays

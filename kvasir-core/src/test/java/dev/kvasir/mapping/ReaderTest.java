@@ -10,10 +10,13 @@ import dev.kvasir.value.KvU64;
 import dev.kvasir.value.V8;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Values as read, read as Java types (docs/mapping.md). */
 class ReaderTest {
@@ -124,5 +127,71 @@ class ReaderTest {
     assertThatThrownBy(() -> MAPPER.read(value, Node.class))
         .isInstanceOf(KvTypeException.class)
         .hasMessageStartingWith("value" + ".next".repeat(1_000) + ".value: cannot convert");
+  }
+
+  record Tree(String name, List<Tree> kids) {}
+
+  /** A JavaBean that may refer to itself, as a JS object may. */
+  public static final class Link {
+    private String name;
+    private Link next;
+
+    public Link() {}
+
+    public String getName() {
+      return name;
+    }
+
+    public void setName(String name) {
+      this.name = name;
+    }
+
+    public Link getNext() {
+      return next;
+    }
+
+    public void setNext(Link next) {
+      this.next = next;
+    }
+  }
+
+  @Test
+  @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // it ran for hours
+  void anObjectReferredToTwice_isReadOnce_andStaysShared() {
+    // 40 levels, each referring twice to the next: a few hundred bytes, 2^40 paths through it.
+    Tree tree = new Tree("leaf", List.of());
+    for (int i = 0; i < 40; i++) {
+      tree = new Tree("level " + i, List.of(tree, tree));
+    }
+    byte[] bytes = V8.serialize(tree);
+    assertThat(bytes.length).isLessThan(2_000);
+    Tree read = MAPPER.read(V8.deserialize(bytes), Tree.class);
+    assertThat(read.name()).isEqualTo("level 39");
+    assertThat(read.kids().get(0)).isSameAs(read.kids().get(1));
+  }
+
+  @Test
+  @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // it ran out of heap
+  void aCycleThroughARecord_isRefusedNamingWhereItCloses() {
+    List<Object> kids = new ArrayList<>();
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("name", "root");
+    root.put("kids", kids);
+    kids.add(root); // as Deno stores {name: "root", kids: [<the object itself>]}
+    Object value = stored(root);
+    assertThatThrownBy(() -> MAPPER.read(value, Tree.class))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageStartingWith("value.kids[0]: the value contains itself here (a cycle), which "
+            + Tree.class.getName() + " cannot hold");
+  }
+
+  @Test
+  void aCycleThroughAJavaBean_isReadAsTheSameCycle() {
+    Map<String, Object> link = new LinkedHashMap<>();
+    link.put("name", "loop");
+    link.put("next", link);
+    Link read = MAPPER.read(stored(link), Link.class);
+    assertThat(read.getName()).isEqualTo("loop");
+    assertThat(read.getNext()).isSameAs(read);
   }
 }

@@ -16,9 +16,12 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -68,68 +71,112 @@ final class JsonTrees {
     };
   }
 
-  /** {@code js}, a value as read, as the tree JSON would have given Jackson. */
+  /**
+   * {@code js}, a value as read, as the tree JSON would have given Jackson.
+   *
+   * @throws KvTypeException for what JSON cannot carry: a value that contains itself, one whose
+   *     shared objects would expand past {@link FromJs#MAX_NODES} nodes, a JS Map with keys
+   *     other than strings, a RegExp or an Error
+   */
   static JsonNode fromJs(@Nullable Object js, JsonNodeFactory nodes) {
-    if (js == null || js == Undefined.INSTANCE || js == Hole.INSTANCE) {
-      return nodes.nullNode();
+    return new FromJs(nodes).node(js);
+  }
+
+  /**
+   * One value's walk into a tree. JSON has no references: an object the value refers to twice
+   * is written out twice, as {@code JSON.stringify} does, and a cycle is refused, as it is
+   * refused there. Both are bounded, since a value of a few hundred bytes whose objects refer
+   * twice to the next would expand without end (docs/mapping.md §7).
+   */
+  private static final class FromJs {
+    /** Far more than a value within Deno's 64 KiB holds without shared objects. */
+    static final int MAX_NODES = 1 << 20;
+
+    private final JsonNodeFactory nodes;
+    /** The objects whose nodes are being made: met again inside themselves, a cycle. */
+    private final Set<Object> open = Collections.newSetFromMap(new IdentityHashMap<>());
+    private int made;
+
+    FromJs(JsonNodeFactory nodes) {
+      this.nodes = nodes;
     }
-    if (js instanceof String s) {
-      return nodes.textNode(s);
-    }
-    if (js instanceof Boolean b) {
-      return nodes.booleanNode(b);
-    }
-    if (js instanceof Double d) {
-      if (!whole(d)) {
-        return nodes.numberNode(d);
+
+    JsonNode node(@Nullable Object js) {
+      if (++made > MAX_NODES) {
+        throw new KvTypeException("the value's shared objects expand past " + MAX_NODES
+            + " JSON nodes, which Jackson would read as copies (JSON has no references)");
       }
-      // As Jackson parses JSON's integers: an int where one fits, else a long.
-      long l = d.longValue();
-      return l == (int) l ? nodes.numberNode((int) l) : nodes.numberNode(l);
-    }
-    if (js instanceof BigInteger b) {
-      return nodes.numberNode(b);
-    }
-    if (js instanceof Number n) {
-      return fromJs(n.doubleValue(), nodes);
-    }
-    if (js instanceof KvU64 u) {
-      return nodes.numberNode(u.toBigInteger());
-    }
-    if (js instanceof Instant i) {
-      return nodes.textNode(i.toString());
-    }
-    if (js instanceof byte[] bytes) {
-      return nodes.binaryNode(bytes);
-    }
-    if (js instanceof Map<?, ?> m) {
-      ObjectNode out = nodes.objectNode();
-      for (Map.Entry<?, ?> e : m.entrySet()) {
-        out.set(String.valueOf(e.getKey()), fromJs(e.getValue(), nodes));
+      if (js == null || js == Undefined.INSTANCE || js == Hole.INSTANCE) {
+        return nodes.nullNode();
       }
-      return out;
-    }
-    if (js instanceof JsMap m) {
-      // A JS Map whose keys are all strings reads as JSON's object would; others have no form.
-      ObjectNode out = nodes.objectNode();
-      for (Map.Entry<Object, Object> e : m) {
-        if (!(e.getKey() instanceof String key)) {
-          throw new KvTypeException("Jackson has no form of a JS Map with a key "
-              + e.getKey() + " that is not a string");
+      if (js instanceof String s) {
+        return nodes.textNode(s);
+      }
+      if (js instanceof Boolean b) {
+        return nodes.booleanNode(b);
+      }
+      if (js instanceof Double d) {
+        if (!whole(d)) {
+          return nodes.numberNode(d);
         }
-        out.set(key, fromJs(e.getValue(), nodes));
+        // As Jackson parses JSON's integers: an int where one fits, else a long.
+        long l = d.longValue();
+        return l == (int) l ? nodes.numberNode((int) l) : nodes.numberNode(l);
       }
+      if (js instanceof BigInteger b) {
+        return nodes.numberNode(b);
+      }
+      if (js instanceof Number n) {
+        return node(n.doubleValue());
+      }
+      if (js instanceof KvU64 u) {
+        return nodes.numberNode(u.toBigInteger());
+      }
+      if (js instanceof Instant i) {
+        return nodes.textNode(i.toString());
+      }
+      if (js instanceof byte[] bytes) {
+        return nodes.binaryNode(bytes);
+      }
+      if (!open.add(js)) {
+        throw new KvTypeException("the value contains itself (a cycle), which JSON and so"
+            + " Jackson cannot hold; read it without Jackson, as a JavaBean or as Object");
+      }
+      JsonNode out = container(js);
+      open.remove(js);
       return out;
     }
-    if (js instanceof List<?> || js instanceof JsSet) {
-      ArrayNode out = nodes.arrayNode();
-      for (Object element : (Iterable<?>) js) {
-        out.add(fromJs(element, nodes));
+
+    private JsonNode container(Object js) {
+      if (js instanceof Map<?, ?> m) {
+        ObjectNode out = nodes.objectNode();
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+          out.set(String.valueOf(e.getKey()), node(e.getValue()));
+        }
+        return out;
       }
-      return out;
+      if (js instanceof JsMap m) {
+        // A JS Map whose keys are all strings reads as JSON's object would; others have no form.
+        ObjectNode out = nodes.objectNode();
+        for (Map.Entry<Object, Object> e : m) {
+          if (!(e.getKey() instanceof String key)) {
+            throw new KvTypeException("Jackson has no form of a JS Map with a key "
+                + e.getKey() + " that is not a string");
+          }
+          out.set(key, node(e.getValue()));
+        }
+        return out;
+      }
+      if (js instanceof List<?> || js instanceof JsSet) {
+        ArrayNode out = nodes.arrayNode();
+        for (Object element : (Iterable<?>) js) {
+          out.add(node(element));
+        }
+        return out;
+      }
+      throw new KvTypeException("Jackson has no form of a JS " + js.getClass().getSimpleName()
+          + " (" + js + ")");
     }
-    throw new KvTypeException("Jackson has no form of a JS " + js.getClass().getSimpleName()
-        + " (" + js + ")");
   }
 
   /** Whether JSON would carry {@code d} as an integer: whole and exact. */

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -177,6 +178,29 @@ class JacksonCodecTest {
       assertThatThrownBy(() -> kv.set(KvKey.of("order", 2), tooBig))
           .isInstanceOf(KvTypeException.class);
       assertThat(kv.get(KvKey.of("order", 2)).versionstamp()).isNull();
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // it ran without end
+  void refusesAValueThatContainsItself_orThatExpandsWithoutEnd_asJsonWould() {
+    try (Kv kv = open("memory")) {
+      Map<String, Object> loop = new LinkedHashMap<>();
+      loop.put("name", "loop");
+      loop.put("at", loop);
+      kv.set(KvKey.of("loop"), loop);
+      assertThatThrownBy(() -> kv.get(KvKey.of("loop")).value(Event.class))
+          .isInstanceOf(KvTypeException.class)
+          .hasMessageContaining("the value contains itself (a cycle)");
+      // 40 levels, each referring twice to the next: JSON would hold 2^40 copies.
+      List<Object> level = List.of();
+      for (int i = 0; i < 40; i++) {
+        level = List.of(level, level);
+      }
+      kv.set(KvKey.of("wide"), Map.of("name", level));
+      assertThatThrownBy(() -> kv.get(KvKey.of("wide")).value(Event.class))
+          .isInstanceOf(KvTypeException.class)
+          .hasMessageContaining("shared objects expand past 1048576 JSON nodes");
     }
   }
 
