@@ -11,6 +11,7 @@ import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.KvU64;
 import dev.kvasir.value.ValueEncoding;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** An entry decodes its value once, on first use, and hands out that object from then on. */
 class KvEntryTest {
@@ -99,5 +101,27 @@ class KvEntryTest {
   void toString_ofACorruptValue_showsItsBytes_andDoesNotThrow() {
     KvEntry e = entry(EncodedValue.of(ValueEncoding.V8, Hex.decode("ff1001")));
     assertThat(e.toString()).contains("value=corrupt V8:ff1001,");
+  }
+
+  @Test
+  @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // it ran for hours
+  void toString_ofAValueThatContainsItself_orSharesObjectsManyWays_endsAtOnce() {
+    Map<String, Object> loop = new LinkedHashMap<>();
+    loop.put("name", "loop");
+    List<Object> items = new ArrayList<>(List.of("x"));
+    items.add(loop);
+    loop.put("items", items);
+    // Before, a StackOverflowError from the JS object's and array's toString.
+    assertThat(entry(loop).toString())
+        .contains("value={name=loop, items=[x, (cycle)]},");
+    // 40 levels, each referring twice to the next: 2^40 copies as text.
+    List<Object> level = List.of("leaf");
+    for (int i = 0; i < 40; i++) {
+      level = List.of(level, level);
+    }
+    String shown = entry(level).toString();
+    assertThat(shown).startsWith("KvEntry[key=[\"k\"], value=[[[[").contains("[leaf]")
+        .contains("…, versionstamp=00000000000000010000]");
+    assertThat(shown.length()).isLessThan(10_200);
   }
 }

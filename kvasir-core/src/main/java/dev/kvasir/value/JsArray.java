@@ -37,4 +37,10 @@ public final class JsArray extends ArrayList<Object> {
   boolean hasProperties() {
     return properties != null && !properties.isEmpty();
   }
+
+  /** The elements as a list shows them, safe on a value that contains itself (ValueText). */
+  @Override
+  public String toString() {
+    return ValueText.of(this);
+  }
 }

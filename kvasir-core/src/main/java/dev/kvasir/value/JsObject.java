@@ -42,6 +42,12 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
     return size;
   }
 
+  /** The properties as a map shows them, safe on a value that contains itself (ValueText). */
+  @Override
+  public String toString() {
+    return ValueText.of(this);
+  }
+
   @Override
   public boolean containsKey(Object key) {
     return find(key) >= 0;
