@@ -7,11 +7,9 @@ import dev.kvasir.value.JsSet;
 import dev.kvasir.value.KvU64;
 import dev.kvasir.value.Undefined;
 import java.lang.reflect.Array;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
@@ -315,18 +313,18 @@ final class Reader {
   }
 
   private Object record(Map<?, ?> map, Class<?> type, String path) {
-    RecordComponent[] components = type.getRecordComponents();
-    Object[] args = new Object[components.length];
-    Class<?>[] types = new Class<?>[components.length];
-    for (int i = 0; i < components.length; i++) {
-      RecordComponent rc = components[i];
-      types[i] = rc.getType();
-      args[i] = read(map.get(rc.getName()), rc.getGenericType(), path + "." + rc.getName());
+    Records.Shape shape = Records.of(type);
+    Object[] args = new Object[shape.names().length];
+    for (int i = 0; i < args.length; i++) {
+      String name = shape.names()[i];
+      args[i] = read(map.get(name), shape.types()[i], path + "." + name);
+    }
+    if (shape.unusable() != null) {
+      throw new KvTypeException(path + ": cannot construct " + type.getName() + ": "
+          + shape.unusable());
     }
     try {
-      Constructor<?> constructor = type.getDeclaredConstructor(types);
-      constructor.setAccessible(true);
-      return constructor.newInstance(args);
+      return shape.constructor().newInstance(args);
     } catch (InvocationTargetException e) {
       throw new KvTypeException(path + ": " + type.getName() + " rejected the value: "
           + e.getCause());

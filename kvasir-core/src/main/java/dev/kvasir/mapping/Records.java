@@ -1,0 +1,52 @@
+package dev.kvasir.mapping;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+
+/**
+ * What reading a record needs of its class, looked up once per class: its components' names
+ * and generic types, and its canonical constructor. Looked up for every value read, the
+ * reflection (the generic types parsed from their signatures, the constructor found and opened)
+ * was most of the time a read of a small record took.
+ */
+final class Records {
+  private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
+    @Override
+    protected Shape computeValue(Class<?> type) {
+      return Shape.of(type);
+    }
+  };
+
+  private Records() {}
+
+  /** The shape of {@code type}, a record class. */
+  static Shape of(Class<?> type) {
+    return SHAPES.get(type);
+  }
+
+  /**
+   * A record class's components and constructor; instead of the constructor, why it cannot be
+   * reached (a package not opened to Kvasir), to be reported on each read.
+   */
+  record Shape(String[] names, Type[] types, Constructor<?> constructor, String unusable) {
+    static Shape of(Class<?> type) {
+      RecordComponent[] components = type.getRecordComponents();
+      String[] names = new String[components.length];
+      Type[] types = new Type[components.length];
+      Class<?>[] erased = new Class<?>[components.length];
+      for (int i = 0; i < components.length; i++) {
+        names[i] = components[i].getName();
+        types[i] = components[i].getGenericType();
+        erased[i] = components[i].getType();
+      }
+      try {
+        Constructor<?> constructor = type.getDeclaredConstructor(erased);
+        constructor.setAccessible(true);
+        return new Shape(names, types, constructor, null);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return new Shape(names, types, null, e.toString());
+      }
+    }
+  }
+}
