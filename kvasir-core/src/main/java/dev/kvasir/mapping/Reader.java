@@ -67,15 +67,15 @@ final class Reader {
   /** {@code value}, as read, as {@code type}. */
   static Object read(ValueMapper mapper, Object value, Type type) {
     try {
-      return new Reader(mapper, INLINE_DEPTH).read(value, type, "value");
+      return new Reader(mapper, INLINE_DEPTH).read(value, type, Where.VALUE);
     } catch (LargeStack.Deeper | StackOverflowError e) {
       // Unbounded on the large stack: the V8 reader has bounded the value's depth already.
       return LargeStack.call(() -> new Reader(mapper, Integer.MAX_VALUE).read(value, type,
-          "value"));
+          Where.VALUE));
     }
   }
 
-  private Object read(Object value, Type type, String path) {
+  private Object read(Object value, Type type, Where path) {
     if (++depth > maxDepth) {
       throw LargeStack.Deeper.SIGNAL;
     }
@@ -112,7 +112,7 @@ final class Reader {
         || value instanceof JsSet;
   }
 
-  private static KvTypeException cycle(String path, Type type) {
+  private static KvTypeException cycle(Where path, Type type) {
     return new KvTypeException(path + ": the value contains itself here (a cycle), which "
         + type.getTypeName() + " cannot hold: a record, an Optional, a set or a codec's type is"
         + " made from what it contains; read this part as a JavaBean, a List, a Map or Object");
@@ -142,7 +142,7 @@ final class Reader {
     }
   }
 
-  private Object readType(Object value, Type type, String path) {
+  private Object readType(Object value, Type type, Where path) {
     if (type instanceof WildcardType w) {
       return read(value, w.getUpperBounds()[0], path);
     }
@@ -158,7 +158,7 @@ final class Reader {
     return plain(value, (Class<?>) type, path);
   }
 
-  private Object plain(Object value, Class<?> c, String path) {
+  private Object plain(Object value, Class<?> c, Where path) {
     ValueCodec codec = mapper.codecFor(c);
     if (codec != null) {
       return fromCodec(codec, value, c, path);
@@ -219,7 +219,7 @@ final class Reader {
     throw fail(path, value, c);
   }
 
-  private Object fromCodec(ValueCodec codec, Object value, Type type, String path) {
+  private Object fromCodec(ValueCodec codec, Object value, Type type, Where path) {
     try {
       return codec.read(value, type, mapper);
     } catch (KvTypeException e) {
@@ -229,7 +229,7 @@ final class Reader {
     }
   }
 
-  private static Object constant(String name, Class<?> c, String path) {
+  private static Object constant(String name, Class<?> c, Where path) {
     for (Object constant : c.getEnumConstants()) {
       if (((Enum<?>) constant).name().equals(name)) {
         return constant;
@@ -238,7 +238,7 @@ final class Reader {
     throw new KvTypeException(path + ": no constant " + name + " in " + c.getName());
   }
 
-  private Object generic(Object value, Class<?> raw, Type[] args, Type type, String path) {
+  private Object generic(Object value, Class<?> raw, Type[] args, Type type, Where path) {
     ValueCodec codec = mapper.codecFor(raw);
     if (codec != null) {
       return fromCodec(codec, value, type, path);
@@ -254,8 +254,8 @@ final class Reader {
       Map<Object, Object> out = new LinkedHashMap<>();
       madeBeforeItsContents(value, type, out);
       for (Map.Entry<?, ?> e : entries(value, raw, path)) {
-        Object key = read(e.getKey(), args[0], path + ".<key>");
-        out.put(key, read(e.getValue(), args[1], path + "." + e.getKey()));
+        Object key = read(e.getKey(), args[0], path.field("<key>"));
+        out.put(key, read(e.getValue(), args[1], path.field(e.getKey())));
       }
       return out;
     }
@@ -268,7 +268,7 @@ final class Reader {
       }
       int i = 0;
       for (Object item : items) {
-        out.add(read(item, args[0], path + "[" + i++ + "]"));
+        out.add(read(item, args[0], path.index(i++)));
       }
       return out;
     }
@@ -276,7 +276,7 @@ final class Reader {
   }
 
   private Object array(Object value, Class<?> component, Type elementType, Type type,
-      String path) {
+      Where path) {
     if (value == null || value == Undefined.INSTANCE) {
       return null;
     }
@@ -286,12 +286,12 @@ final class Reader {
     Object array = Array.newInstance(component, list.size());
     madeBeforeItsContents(value, type, array);
     for (int i = 0; i < list.size(); i++) {
-      Array.set(array, i, read(list.get(i), elementType, path + "[" + i + "]"));
+      Array.set(array, i, read(list.get(i), elementType, path.index(i)));
     }
     return array;
   }
 
-  private static Iterable<?> items(Object value, Class<?> raw, String path) {
+  private static Iterable<?> items(Object value, Class<?> raw, Where path) {
     if (value instanceof JsSet s) {
       return s;
     }
@@ -302,7 +302,7 @@ final class Reader {
   }
 
   @SuppressWarnings("unchecked")
-  private static Iterable<Map.Entry<Object, Object>> entries(Object v, Class<?> raw, String path) {
+  private static Iterable<Map.Entry<Object, Object>> entries(Object v, Class<?> raw, Where path) {
     if (v instanceof JsMap m) {
       return m;
     }
@@ -312,12 +312,12 @@ final class Reader {
     throw fail(path, v, raw);
   }
 
-  private Object record(Map<?, ?> map, Class<?> type, String path) {
+  private Object record(Map<?, ?> map, Class<?> type, Where path) {
     Records.Shape shape = Records.of(type);
     Object[] args = new Object[shape.names().length];
     for (int i = 0; i < args.length; i++) {
       String name = shape.names()[i];
-      args[i] = read(map.get(name), shape.types()[i], path + "." + name);
+      args[i] = read(map.get(name), shape.types()[i], path.field(name));
     }
     if (shape.unusable() != null) {
       throw new KvTypeException(path + ": cannot construct " + type.getName() + ": "
@@ -333,7 +333,7 @@ final class Reader {
     }
   }
 
-  private Object bean(Map<?, ?> map, Class<?> type, Beans.Bean bean, String path) {
+  private Object bean(Map<?, ?> map, Class<?> type, Beans.Bean bean, Where path) {
     Object out;
     try {
       out = bean.constructor().newInstance();
@@ -347,20 +347,20 @@ final class Reader {
       if (!map.containsKey(p.name())) {
         continue; // the constructor's value stays
       }
-      Object value = read(map.get(p.name()), p.type(), path + "." + p.name());
+      Object value = read(map.get(p.name()), p.type(), path.field(p.name()));
       try {
         p.setter().invoke(out, value);
       } catch (InvocationTargetException e) {
-        throw new KvTypeException(path + "." + p.name() + ": " + type.getName() + "."
+        throw new KvTypeException(path.field(p.name()) + ": " + type.getName() + "."
             + p.setter().getName() + " rejected the value: " + e.getCause());
       } catch (ReflectiveOperationException | RuntimeException e) {
-        throw new KvTypeException(path + "." + p.name() + ": cannot set it: " + e);
+        throw new KvTypeException(path.field(p.name()) + ": cannot set it: " + e);
       }
     }
     return out;
   }
 
-  private static Object optionalNumber(Object value, Class<?> c, String path) {
+  private static Object optionalNumber(Object value, Class<?> c, Where path) {
     if (value == null || value == Undefined.INSTANCE) {
       return c == OptionalInt.class ? OptionalInt.empty()
           : c == OptionalLong.class ? OptionalLong.empty() : OptionalDouble.empty();
@@ -374,7 +374,7 @@ final class Reader {
     return OptionalDouble.of((double) number(value, double.class, path));
   }
 
-  private static Object number(Object value, Class<?> c, String path) {
+  private static Object number(Object value, Class<?> c, Where path) {
     if (c == boolean.class || c == Boolean.class) {
       if (value instanceof Boolean) {
         return value;
@@ -395,6 +395,12 @@ final class Reader {
         return new BigDecimal(s);
       } catch (NumberFormatException e) {
         throw fail(path, value, c);
+      }
+    }
+    if (value instanceof Double d) {
+      Object quick = quickly(d, c);
+      if (quick != null) {
+        return quick;
       }
     }
     BigDecimal exact = exact(value);
@@ -435,6 +441,30 @@ final class Reader {
     throw fail(path, value, c);
   }
 
+  /**
+   * A JS number as a {@code double} or {@code float} (NaN and the infinities too, which a JS
+   * number may be), or as an {@code int} or {@code long} where it is exactly one, without
+   * making a {@code BigDecimal} of it; else null, for the exact conversion to decide.
+   */
+  private static Object quickly(double d, Class<?> c) {
+    if (c == double.class || c == Double.class) {
+      return d;
+    }
+    if (c == float.class || c == Float.class) {
+      return (float) d;
+    }
+    if (c == int.class || c == Integer.class) {
+      int i = (int) d;
+      return i == d ? i : null; // NaN and infinities are never equal to their cast
+    }
+    if (c == long.class || c == Long.class) {
+      long l = (long) d;
+      // 2^63 casts to Long.MAX_VALUE, which as a double is 2^63 again: not exact.
+      return l == d && d < 0x1p63 ? l : null;
+    }
+    return null;
+  }
+
   private static BigDecimal exact(Object value) {
     if (value instanceof Double d) {
       return d.isNaN() || d.isInfinite() ? null : new BigDecimal(d);
@@ -451,7 +481,7 @@ final class Reader {
     return value instanceof BigDecimal b ? b : null;
   }
 
-  private static KvTypeException fail(String path, Object value, Class<?> target) {
+  private static KvTypeException fail(Where path, Object value, Class<?> target) {
     return new KvTypeException(path + ": cannot convert " + shown(value) + " to "
         + target.getName());
   }
@@ -461,5 +491,52 @@ final class Reader {
         : value.getClass().isArray() || value instanceof Collection<?> || value instanceof Map<?, ?>
             ? value.getClass().getSimpleName()
             : value + " (" + value.getClass().getSimpleName() + ")";
+  }
+
+  /**
+   * Where in the value a part is read, for an error to name ({@code value.items[3].owner}).
+   * Made into text only for an error: built for every part read, the text was much of what a
+   * read allocated, and for a value nested thousands of levels deep the square of its depth.
+   */
+  private static final class Where {
+    static final Where VALUE = new Where(null, "value", -1);
+
+    private final Where parent;
+    private final Object name; // null for an element
+    private final int index;
+
+    private Where(Where parent, Object name, int index) {
+      this.parent = parent;
+      this.name = name;
+      this.index = index;
+    }
+
+    Where field(Object name) {
+      return new Where(this, name, -1);
+    }
+
+    Where index(int index) {
+      return new Where(this, null, index);
+    }
+
+    @Override
+    public String toString() {
+      List<Where> steps = new ArrayList<>();
+      for (Where w = this; w != null; w = w.parent) {
+        steps.add(w);
+      }
+      StringBuilder text = new StringBuilder();
+      for (int i = steps.size() - 1; i >= 0; i--) {
+        Where w = steps.get(i);
+        if (w.parent == null) {
+          text.append(w.name);
+        } else if (w.name != null) {
+          text.append('.').append(w.name);
+        } else {
+          text.append('[').append(w.index).append(']');
+        }
+      }
+      return text.toString();
+    }
   }
 }

@@ -72,6 +72,27 @@ class ReaderTest {
         .isInstanceOf(KvTypeException.class);
     assertThatThrownBy(() -> MAPPER.read("7", int.class))
         .hasMessage("value: cannot convert \"7\" to int");
+    assertThat(MAPPER.read(-0.0, int.class)).isEqualTo(0);
+    assertThat(MAPPER.read(0x1p62, long.class)).isEqualTo(1L << 62);
+    assertThat(MAPPER.read(-0x1p63, long.class)).isEqualTo(Long.MIN_VALUE);
+    assertThatThrownBy(() -> MAPPER.read(0x1p63, long.class)) // one past Long.MAX_VALUE
+        .isInstanceOf(KvTypeException.class);
+    assertThatThrownBy(() -> MAPPER.read(Double.NaN, long.class))
+        .isInstanceOf(KvTypeException.class);
+    assertThatThrownBy(() -> MAPPER.read(Double.POSITIVE_INFINITY, int.class))
+        .isInstanceOf(KvTypeException.class);
+  }
+
+  @Test
+  void convert_nanAndTheInfinities_toDoubleAndFloat() {
+    // A JS number may be NaN or infinite (0 / 0, 1 / 0), and so may a Java double; these were
+    // refused as "cannot convert NaN (Double) to double".
+    assertThat(MAPPER.read(Double.NaN, double.class)).isNaN();
+    assertThat(MAPPER.read(Double.NEGATIVE_INFINITY, Double.class))
+        .isEqualTo(Double.NEGATIVE_INFINITY);
+    assertThat(MAPPER.read(Double.POSITIVE_INFINITY, float.class))
+        .isEqualTo(Float.POSITIVE_INFINITY);
+    assertThat(MAPPER.read(0.1, float.class)).isEqualTo(0.1f);
   }
 
   @Test
