@@ -49,14 +49,14 @@ final class EnqueueCommand extends DbCommand {
       + " commit result) instead of the bare versionstamp.")
   boolean json;
 
+  /** The message and how it is delivered, made before the database is opened. */
+  private Object message;
+  private EnqueueOptions options;
+
   @Override
   boolean writes() {
     return true;
   }
-
-  /** The message and how it is delivered, made before the database is opened. */
-  private Object message;
-  private EnqueueOptions options;
 
   @Override
   void checkArguments() {

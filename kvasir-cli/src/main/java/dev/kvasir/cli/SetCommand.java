@@ -58,13 +58,13 @@ final class SetCommand extends DbCommand {
       + " commit result) instead of the bare versionstamp.")
   boolean json;
 
+  /** VALUE as it is stored, parsed before the database is opened. */
+  private Object parsed;
+
   @Override
   boolean writes() {
     return true;
   }
-
-  /** VALUE as it is stored, parsed before the database is opened. */
-  private Object parsed;
 
   @Override
   void checkArguments() throws IOException {

@@ -31,6 +31,9 @@ abstract class U64Command extends DbCommand {
       + " {\"key\",\"value\",\"versionstamp\"}, as get --json does.")
   boolean json;
 
+  /** N as the operand, checked before the database is opened. */
+  private KvU64 operand;
+
   abstract void apply(AtomicOperation op, KvU64 operand);
 
   /**
@@ -57,9 +60,6 @@ abstract class U64Command extends DbCommand {
   boolean writes() {
     return true;
   }
-
-  /** N as the operand, checked before the database is opened. */
-  private KvU64 operand;
 
   @Override
   void checkArguments() {
