@@ -20,12 +20,8 @@ import java.util.Map;
  * lacks keeps the constructor's value.
  */
 final class Beans {
-  /** One read-write property. */
-  record Property(String name, Method getter, Method setter) {
-    Type type() {
-      return setter.getGenericParameterTypes()[0];
-    }
-  }
+  /** One read-write property, of the setter's generic type (parsed once, not for each read). */
+  record Property(String name, Method getter, Method setter, Type type) {}
 
   /** A bean class's constructor and properties; null for a class that is not a bean. */
   record Bean(Constructor<?> constructor, List<Property> properties) {}
@@ -80,7 +76,8 @@ final class Beans {
       try {
         Method setter = type.getMethod(setterName, getter.getReturnType());
         if (!Modifier.isStatic(setter.getModifiers())) {
-          properties.add(new Property(name, getter, setter));
+          properties.add(new Property(name, getter, setter,
+              setter.getGenericParameterTypes()[0]));
         }
       } catch (NoSuchMethodException readOnly) {
         // not a read-write property

@@ -155,10 +155,11 @@ final class Reader {
     if (type instanceof ParameterizedType p) {
       return generic(value, (Class<?>) p.getRawType(), p.getActualTypeArguments(), type, path);
     }
-    return plain(value, (Class<?>) type, path);
+    return plain(value, (Class<?>) type, TypeArguments.NONE, path);
   }
 
-  private Object plain(Object value, Class<?> c, Where path) {
+  /** {@code value} as the class {@code c}, whose type variables {@code arguments} bind. */
+  private Object plain(Object value, Class<?> c, TypeArguments arguments, Where path) {
     ValueCodec codec = mapper.codecFor(c);
     if (codec != null) {
       return fromCodec(codec, value, c, path);
@@ -200,11 +201,11 @@ final class Reader {
     }
     if (value instanceof Map<?, ?> m) {
       if (c.isRecord()) {
-        return record(m, c, path);
+        return record(m, c, arguments, path);
       }
       Beans.Bean bean = Beans.of(c);
       if (bean != null) {
-        return bean(m, c, bean, path);
+        return bean(m, c, bean, arguments, path);
       }
     }
     if (c.isArray()) {
@@ -272,7 +273,9 @@ final class Reader {
       }
       return out;
     }
-    return read(value, raw, path);
+    // A generic record or bean, such as Page<Todo>: its parts are read as their types say,
+    // with the type arguments in place of its type variables.
+    return plain(value, raw, TypeArguments.of(raw, args), path);
   }
 
   private Object array(Object value, Class<?> component, Type elementType, Type type,
@@ -312,12 +315,12 @@ final class Reader {
     throw fail(path, v, raw);
   }
 
-  private Object record(Map<?, ?> map, Class<?> type, Where path) {
+  private Object record(Map<?, ?> map, Class<?> type, TypeArguments arguments, Where path) {
     Records.Shape shape = Records.of(type);
     Object[] args = new Object[shape.names().length];
     for (int i = 0; i < args.length; i++) {
       String name = shape.names()[i];
-      args[i] = read(map.get(name), shape.types()[i], path.field(name));
+      args[i] = read(map.get(name), arguments.in(shape.types()[i]), path.field(name));
     }
     if (shape.unusable() != null) {
       throw new KvTypeException(path + ": cannot construct " + type.getName() + ": "
@@ -333,7 +336,8 @@ final class Reader {
     }
   }
 
-  private Object bean(Map<?, ?> map, Class<?> type, Beans.Bean bean, Where path) {
+  private Object bean(Map<?, ?> map, Class<?> type, Beans.Bean bean, TypeArguments arguments,
+      Where path) {
     Object out;
     try {
       out = bean.constructor().newInstance();
@@ -347,7 +351,7 @@ final class Reader {
       if (!map.containsKey(p.name())) {
         continue; // the constructor's value stays
       }
-      Object value = read(map.get(p.name()), p.type(), path.field(p.name()));
+      Object value = read(map.get(p.name()), arguments.in(p.type()), path.field(p.name()));
       try {
         p.setter().invoke(out, value);
       } catch (InvocationTargetException e) {

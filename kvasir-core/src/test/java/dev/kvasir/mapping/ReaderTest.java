@@ -215,4 +215,28 @@ class ReaderTest {
     assertThat(read.getName()).isEqualTo("loop");
     assertThat(read.getNext()).isSameAs(read);
   }
+
+  record Page<T>(List<T> items, T first, Map<String, T> byName) {}
+
+  record Envelope<A, B>(A head, List<B> rest, Page<B> page) {}
+
+  @Test
+  void aGenericRecord_readThroughATypeRef_readsItsPartsAsItsTypeArguments() {
+    // Its parts read as the bound of T, Object: JS objects where Address was promised, and a
+    // ClassCastException only where the caller used one.
+    Map<String, Object> london = Map.of("city", "London", "zip", 1);
+    Object page = stored(Map.of("items", List.of(london), "first", london,
+        "byName", Map.of("l", london)));
+    Page<Address> read = MAPPER.read(page, new TypeRef<Page<Address>>() {});
+    Address expected = new Address("London", 1);
+    assertThat(read.items()).containsExactly(expected);
+    assertThat(read.first()).isEqualTo(expected);
+    assertThat(read.byName()).containsEntry("l", expected);
+
+    Object envelope = stored(Map.of("head", "h", "rest", List.of(london), "page", page));
+    Envelope<String, Address> nested = MAPPER.read(envelope,
+        new TypeRef<Envelope<String, Address>>() {});
+    assertThat(nested.rest()).containsExactly(expected);
+    assertThat(nested.page().items()).containsExactly(expected);
+  }
 }

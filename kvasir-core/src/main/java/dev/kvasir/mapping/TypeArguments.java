@@ -1,0 +1,133 @@
+package dev.kvasir.mapping;
+
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The type arguments of a generic record or bean read as a parameterised type ({@code
+ * Page<Todo>} through a {@code TypeRef}), put in place of its type variables in the types of
+ * its parts: {@code List<T>} becomes {@code List<Todo>}. Without them a part read as its type
+ * variable's bound, {@code Object}, and a {@code Page<Todo>} held JS objects where its type
+ * promised {@code Todo}s, failing later with a {@code ClassCastException} (docs/mapping.md §4).
+ */
+final class TypeArguments {
+  /** No type arguments: a class read as itself. */
+  static final TypeArguments NONE = new TypeArguments(Map.of());
+
+  private final Map<TypeVariable<?>, Type> bound;
+
+  private TypeArguments(Map<TypeVariable<?>, Type> bound) {
+    this.bound = bound;
+  }
+
+  /** {@code raw}'s type variables bound to {@code arguments}, in order. */
+  static TypeArguments of(Class<?> raw, Type[] arguments) {
+    TypeVariable<?>[] variables = raw.getTypeParameters();
+    if (variables.length == 0 || variables.length != arguments.length) {
+      return NONE;
+    }
+    Map<TypeVariable<?>, Type> bound = new HashMap<>();
+    for (int i = 0; i < variables.length; i++) {
+      bound.put(variables[i], arguments[i]);
+    }
+    return new TypeArguments(bound);
+  }
+
+  /** {@code type} with the bound type variables replaced by their arguments. */
+  Type in(Type type) {
+    if (bound.isEmpty()) {
+      return type;
+    }
+    if (type instanceof TypeVariable<?> v) {
+      return bound.getOrDefault(v, v);
+    }
+    if (type instanceof WildcardType w) {
+      return in(w.getUpperBounds()[0]); // as the reader reads a wildcard
+    }
+    if (type instanceof GenericArrayType g) {
+      Type component = in(g.getGenericComponentType());
+      return component instanceof Class<?> c ? c.arrayType() : new ArrayOf(component);
+    }
+    if (type instanceof ParameterizedType p) {
+      Type[] arguments = p.getActualTypeArguments();
+      boolean changed = false;
+      for (int i = 0; i < arguments.length; i++) {
+        Type resolved = in(arguments[i]);
+        changed |= resolved != arguments[i];
+        arguments[i] = resolved;
+      }
+      return changed ? new Parameterized((Class<?>) p.getRawType(), arguments, p.getOwnerType())
+          : p;
+    }
+    return type;
+  }
+
+  /** A parameterised type made here, equal to the JDK's of the same parts. */
+  private static final class Parameterized implements ParameterizedType {
+    private final Class<?> raw;
+    private final Type[] arguments;
+    private final Type owner;
+
+    Parameterized(Class<?> raw, Type[] arguments, Type owner) {
+      this.raw = raw;
+      this.arguments = arguments;
+      this.owner = owner;
+    }
+
+    @Override
+    public Type[] getActualTypeArguments() {
+      return arguments.clone();
+    }
+
+    @Override
+    public Type getRawType() {
+      return raw;
+    }
+
+    @Override
+    public Type getOwnerType() {
+      return owner;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ParameterizedType p && raw.equals(p.getRawType())
+          && Objects.equals(owner, p.getOwnerType())
+          && Arrays.equals(arguments, p.getActualTypeArguments());
+    }
+
+    @Override
+    public int hashCode() { // as the JDK's, so that equal types hash alike
+      return Arrays.hashCode(arguments) ^ Objects.hashCode(owner) ^ raw.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder text = new StringBuilder(raw.getTypeName()).append('<');
+      for (int i = 0; i < arguments.length; i++) {
+        text.append(i == 0 ? "" : ", ").append(arguments[i].getTypeName());
+      }
+      return text.append('>').toString();
+    }
+  }
+
+  /** An array of a parameterised type made here ({@code List<Todo>[]}). */
+  private record ArrayOf(Type component) implements GenericArrayType {
+    @Override
+    public Type getGenericComponentType() {
+      return component;
+    }
+
+    @Override
+    public String getTypeName() {
+      return component.getTypeName() + "[]";
+    }
+  }
+}
