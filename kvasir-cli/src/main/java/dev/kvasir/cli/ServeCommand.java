@@ -216,7 +216,7 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ServeTokens tokens;
-    String metricsToken;
+    KvServer.Builder server;
     String dbSource;
     try {
       Set<OptionSpec> fromFile = config == null ? Set.of() : ConfigFile.apply(spec, config);
@@ -227,8 +227,9 @@ final class ServeCommand implements Callable<Integer> {
       checkRanges();
       checkTls();
       tokens = ServeTokens.resolve(accessToken, accessTokenFile, tokensFile);
-      metricsToken = metricsTokenFile == null ? null
-          : Secrets.firstLine(metricsTokenFile, "metrics token");
+      // Configured before the database is opened, so that TLS files that do not load and
+      // trusted proxies that do not parse are refused before a missing database is created.
+      server = serverBuilder(tokens);
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return Kvasir.USAGE;
@@ -268,51 +269,59 @@ final class ServeCommand implements Callable<Integer> {
       // caller's to fix.
       return e instanceof KvArgumentException ? Kvasir.USAGE : Kvasir.DATABASE_ERROR;
     }
-    KvServer server;
+    KvServer running;
     String tokenNote;
     try {
       tokenNote = tokens.announce();
-      KvServer.Builder b = KvServer.builder(engine).host(host).port(port).maxWatches(maxWatches)
-          .queueLease(queueLease).maxQueuePolls(maxQueuePolls).readOnly(readOnly)
-          .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
-          .metricsToken(metricsToken).accessLog(accessLog)
-          .trustedProxies(trustedProxies == null ? List.of() : trustedProxies);
-      tokens.configure(b);
-      if (maxConnections != null) {
-        b.maxConnections(maxConnections);
-      }
-      if (maxBodyMemory != null) {
-        b.maxBodyMemory(maxBodyMemory);
-      }
-      if (tlsCert != null) {
-        b.tlsPem(tlsCert, tlsKey);
-      } else if (keystore != null) {
-        b.tls(keystore, keystorePassword);
-      }
-      server = b.start();
-    } catch (IllegalArgumentException e) { // the TLS files, the trusted proxies
-      engine.close();
-      err.println("error: " + e.getMessage());
-      return Kvasir.USAGE;
+      running = server.engine(engine).start();
     } catch (IOException | RuntimeException e) {
       engine.close();
       err.println("error: " + e.getMessage() + bindHint(e));
       return Kvasir.DATABASE_ERROR;
     }
     Thread hook = new Thread(() -> {
-      server.close();
+      running.close();
       engine.close();
       err.println("stopped"); // as after SIGTERM, so that the log says why it ended
       err.flush();
     }, "kvasir-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    printBanner(out, err, served, server, tokenNote);
+    printBanner(out, err, served, running, tokenNote);
     terminated.await(); // without a SIGTERM handler, forever: the shutdown hook stops everything
     Runtime.getRuntime().removeShutdownHook(hook);
-    server.close();
+    running.close();
     engine.close();
     err.println("stopped");
     return 0;
+  }
+
+  /**
+   * The server as configured, without its engine yet.
+   *
+   * @throws IllegalArgumentException for TLS files that do not load, trusted proxies that do
+   *     not parse or a metrics token file that cannot be read
+   */
+  private KvServer.Builder serverBuilder(ServeTokens tokens) {
+    String metricsToken = metricsTokenFile == null ? null
+        : Secrets.firstLine(metricsTokenFile, "metrics token");
+    KvServer.Builder b = KvServer.builder().host(host).port(port).maxWatches(maxWatches)
+        .queueLease(queueLease).maxQueuePolls(maxQueuePolls).readOnly(readOnly)
+        .metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+        .metricsToken(metricsToken).accessLog(accessLog)
+        .trustedProxies(trustedProxies == null ? List.of() : trustedProxies);
+    tokens.configure(b);
+    if (maxConnections != null) {
+      b.maxConnections(maxConnections);
+    }
+    if (maxBodyMemory != null) {
+      b.maxBodyMemory(maxBodyMemory);
+    }
+    if (tlsCert != null) {
+      b.tlsPem(tlsCert, tlsKey);
+    } else if (keystore != null) {
+      b.tls(keystore, keystorePassword);
+    }
+    return b;
   }
 
   /** Why binding failed, from the socket's own error, and what to change; else nothing. */
@@ -383,8 +392,8 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("give TLS one way: --tls-cert and --tls-key, or"
           + " --tls-keystore");
     }
-    // A mistyped path is refused before the database is opened, so that a missing one is not
-    // created first; what the files hold is checked when the server loads them.
+    // A mistyped path is refused with the option's name; what the files hold is checked when
+    // the server is configured, also before the database is opened.
     readable("--tls-cert", tlsCert);
     readable("--tls-key", tlsKey);
     readable("--tls-keystore", keystore);

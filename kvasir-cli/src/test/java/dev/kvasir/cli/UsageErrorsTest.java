@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * opened: "bad input changes nothing" includes not creating the file that --db names. Before,
  * a write whose value, check, limit or selection was malformed first created an empty
  * database, and only then refused its arguments; so did {@code serve} for a TLS file that is
- * not there or a queue lease out of range.
+ * not there or does not load, a trusted proxy that does not parse or a queue lease out of
+ * range.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a serve let through runs
 class UsageErrorsTest {
@@ -27,6 +28,7 @@ class UsageErrorsTest {
   void malformedArguments_areRefused_beforeADatabaseIsCreated() throws Exception {
     String input = Files.writeString(dir.resolve("lines.ndjson"),
         "{\"key\":[\"a\"],\"value\":1}\n").toString();
+    String notPem = Files.writeString(dir.resolve("not.pem"), "not a certificate\n").toString();
     String[][] lines = {
         {"set", "[\"a\"]", "hello"},
         {"set", "[\"a\"]", "{\"$bigint\":\"x\"}"},
@@ -48,6 +50,11 @@ class UsageErrorsTest {
         {"serve", "--access-token", "usage-errors-0123", "--tls-cert", "missing-cert.pem",
             "--tls-key", "missing-key.pem"},
         {"serve", "--access-token", "usage-errors-0123", "--tls-keystore", "missing.p12"},
+        {"serve", "--access-token", "usage-errors-0123", "--tls-cert", notPem,
+            "--tls-key", notPem},
+        {"serve", "--access-token", "usage-errors-0123", "--tls-keystore", notPem,
+            "--tls-password", "secret"},
+        {"serve", "--access-token", "usage-errors-0123", "--trusted-proxy", "10.0.0.0/99"},
     };
     List<String> created = new ArrayList<>();
     for (String[] line : lines) {

@@ -138,8 +138,18 @@ public final class KvServer implements AutoCloseable {
         new QueueGateway(b.engine, b.queueLease, b.maxQueuePolls), b.trustedProxies, onCommit);
   }
 
+  /** A builder serving {@code engine}. */
   public static Builder builder(KvEngine engine) {
-    return new Builder(engine);
+    return new Builder().engine(engine);
+  }
+
+  /**
+   * A builder whose engine is given later with {@link Builder#engine}: the rest of the
+   * configuration, TLS files included, is checked as it is set, so that a program can refuse a
+   * mistake before it opens (and perhaps creates) its database.
+   */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /** The port it listens on (the real one when built with port 0). */
@@ -212,7 +222,7 @@ public final class KvServer implements AutoCloseable {
 
   /** How to build a {@link KvServer}. */
   public static final class Builder {
-    private final KvEngine engine;
+    private KvEngine engine;
     private Supplier<List<AccessToken>> tokens;
     private boolean readOnly;
     private String host = "127.0.0.1";
@@ -241,8 +251,13 @@ public final class KvServer implements AutoCloseable {
     private Duration metadataLifetime = Duration.ofDays(1);
     private Set<Integer> protocolVersions = Set.copyOf(Metadata.SUPPORTED_VERSIONS);
 
-    private Builder(KvEngine engine) {
+    private Builder() {
+    }
+
+    /** The engine to serve; it stays the caller's to close. */
+    public Builder engine(KvEngine engine) {
       this.engine = Objects.requireNonNull(engine, "engine");
+      return this;
     }
 
     /**
@@ -280,9 +295,12 @@ public final class KvServer implements AutoCloseable {
     /**
      * Serve HTTPS (h2 and HTTP/1.1) with this PKCS12 or JKS keystore, read again when it
      * changes.
+     *
+     * @throws IllegalArgumentException when the keystore cannot be read with this password
      */
     public Builder tls(Path keystore, String password) {
-      this.keystore = Objects.requireNonNull(keystore, "keystore");
+      keyStore(Objects.requireNonNull(keystore, "keystore"), password);
+      this.keystore = keystore;
       this.keystorePassword = password;
       this.certificateChain = null;
       return this;
@@ -292,10 +310,14 @@ public final class KvServer implements AutoCloseable {
      * Serve HTTPS (h2 and HTTP/1.1) with a certificate chain and its private key in PEM files
      * (PKCS#8, PKCS#1 or SEC 1; not encrypted), read again when they change, as a renewed
      * certificate is.
+     *
+     * @throws IllegalArgumentException naming the file that does not hold what it should
      */
     public Builder tlsPem(Path certificateChain, Path privateKey) {
-      this.certificateChain = Objects.requireNonNull(certificateChain, "certificateChain");
-      this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
+      PemCredentials.load(Objects.requireNonNull(certificateChain, "certificateChain"),
+          Objects.requireNonNull(privateKey, "privateKey"));
+      this.certificateChain = certificateChain;
+      this.privateKey = privateKey;
       this.keystore = null;
       return this;
     }
@@ -535,6 +557,9 @@ public final class KvServer implements AutoCloseable {
 
     /** Builds and starts the server. */
     public KvServer start() {
+      if (engine == null) {
+        throw new IllegalStateException("no engine to serve (engine)");
+      }
       if (tokens == null) {
         throw new IllegalArgumentException("an access token is required (accessToken)");
       }

@@ -116,9 +116,15 @@ class TlsFilesIT {
     Path missing = dir.resolve("missing.pem"); // said "cannot read F: F", the path twice
     assertThatThrownBy(() -> PemCredentials.load(missing, a.key()))
         .hasMessage("cannot read " + missing + ": no such file or directory");
-    assertThatThrownBy(() -> KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
-        .tlsPem(a.chain(), b.key()).start())
-        .hasMessageContaining("does not belong");
+    // Refused as the builder is configured, before any engine is given (the CLI checks its
+    // options so before it opens the database).
+    assertThatThrownBy(() -> KvServer.builder().tlsPem(a.chain(), b.key()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not belong");
+    assertThatThrownBy(() -> KvServer.builder().tls(encrypted, "secret"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot read the keystore " + encrypted);
+    assertThatThrownBy(() -> KvServer.builder().accessToken(Served.TOKEN).port(0).start())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("no engine");
   }
 
   /** The serial number of the certificate a new connection is served. */
