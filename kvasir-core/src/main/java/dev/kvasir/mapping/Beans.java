@@ -20,7 +20,10 @@ import java.util.Map;
  * lacks keeps the constructor's value.
  */
 final class Beans {
-  /** One read-write property, of the setter's generic type (parsed once, not for each read). */
+  /**
+   * One read-write property, of the setter's generic type with its superclasses' type variables
+   * bound (worked out once, not for each read).
+   */
   record Property(String name, Method getter, Method setter, Type type) {}
 
   /** A bean class's constructor and properties; null for a class that is not a bean. */
@@ -66,6 +69,7 @@ final class Beans {
     } catch (NoSuchMethodException e) {
       return null;
     }
+    TypeArguments inherited = TypeArguments.inherited(type);
     List<Property> properties = new ArrayList<>();
     for (Method getter : type.getMethods()) {
       String name = propertyName(getter);
@@ -77,7 +81,7 @@ final class Beans {
         Method setter = type.getMethod(setterName, getter.getReturnType());
         if (!Modifier.isStatic(setter.getModifiers())) {
           properties.add(new Property(name, getter, setter,
-              setter.getGenericParameterTypes()[0]));
+              inherited.in(setter.getGenericParameterTypes()[0])));
         }
       } catch (NoSuchMethodException readOnly) {
         // not a read-write property

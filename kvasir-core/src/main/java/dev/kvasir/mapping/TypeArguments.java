@@ -40,6 +40,30 @@ final class TypeArguments {
     return new TypeArguments(bound);
   }
 
+  /**
+   * The type variables of {@code type}'s superclasses bound to the arguments its class
+   * declaration gives them: for {@code TodoPage extends Page<Todo>}, Page's {@code T} is {@code
+   * Todo}, so an inherited {@code setItems(List<T>)} takes {@code List<Todo>}. An argument that
+   * is one of {@code type}'s own variables stays one, to be bound when {@code type} is read as a
+   * parameterised type. Interfaces are not followed: a bean's setters are its classes'.
+   */
+  static TypeArguments inherited(Class<?> type) {
+    Map<TypeVariable<?>, Type> bound = new HashMap<>();
+    TypeArguments sofar = new TypeArguments(bound);
+    for (Class<?> c = type; c.getSuperclass() != null; c = c.getSuperclass()) {
+      if (c.getGenericSuperclass() instanceof ParameterizedType p) {
+        TypeVariable<?>[] variables = ((Class<?>) p.getRawType()).getTypeParameters();
+        Type[] arguments = p.getActualTypeArguments();
+        for (int i = 0; i < variables.length; i++) {
+          // Bound one level at a time from the class read, so a later argument that names an
+          // earlier superclass's variable is resolved already.
+          bound.put(variables[i], sofar.in(arguments[i]));
+        }
+      }
+    }
+    return bound.isEmpty() ? NONE : sofar;
+  }
+
   /** {@code type} with the bound type variables replaced by their arguments. */
   Type in(Type type) {
     if (bound.isEmpty()) {

@@ -239,4 +239,37 @@ class ReaderTest {
     assertThat(nested.rest()).containsExactly(expected);
     assertThat(nested.page().items()).containsExactly(expected);
   }
+
+  /** A generic bean, and subclasses that give its type variable in their declarations. */
+  public static class Holder<T> {
+    private T held;
+
+    public T getHeld() {
+      return held;
+    }
+
+    public void setHeld(T held) {
+      this.held = held;
+    }
+  }
+
+  public static final class AddressHolder extends Holder<Address> {}
+
+  public static class Listed<X> extends Holder<List<X>> {}
+
+  public static final class AddressesListed extends Listed<Address> {}
+
+  @Test
+  void aBeanWhoseSuperclassGivesItsTypeArguments_readsTheInheritedPropertiesAsThem() {
+    // The inherited setHeld(T) read as Object: a JS object where an Address was promised.
+    Map<String, Object> london = Map.of("city", "London", "zip", 1);
+    Address expected = new Address("London", 1);
+    AddressHolder one = MAPPER.read(stored(Map.of("held", london)), AddressHolder.class);
+    assertThat(one.getHeld()).isEqualTo(expected);
+
+    Object many = stored(Map.of("held", List.of(london)));
+    assertThat(MAPPER.read(many, AddressesListed.class).getHeld()).containsExactly(expected);
+    Listed<Address> viaRef = MAPPER.read(many, new TypeRef<Listed<Address>>() {});
+    assertThat(viaRef.getHeld()).containsExactly(expected);
+  }
 }
