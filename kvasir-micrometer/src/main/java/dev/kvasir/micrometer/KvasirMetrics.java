@@ -6,7 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -23,12 +25,14 @@ import java.util.function.Consumer;
  * The registry then holds the database's meters, and through them the database. Closing the
  * {@code Kv} removes them, so that a database opened again under the same tags gets meters of its
  * own; give each database open at the same time tags of its own, as meters of one name and tags
- * are one meter. Meters bound to an engine without a {@code Kv} stay until the registry removes
- * them.
+ * are one meter. An engine used without a {@code Kv} cannot say that it closed: {@link #close()}
+ * removes the meters this binder bound, as its owner closes the engine.
  */
-public final class KvasirMetrics implements MeterBinder {
+public final class KvasirMetrics implements MeterBinder, AutoCloseable {
   private final Consumer<MicrometerSink> target;
   private final Iterable<Tag> tags;
+  /** What {@link #bindTo} made, told on {@link #close()}. */
+  private final List<MicrometerSink> bound = new CopyOnWriteArrayList<>();
 
   /** The meters of {@code kv} and its engine. */
   public KvasirMetrics(Kv kv) {
@@ -51,6 +55,18 @@ public final class KvasirMetrics implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    target.accept(new MicrometerSink(registry, Tags.of(tags)));
+    MicrometerSink sink = new MicrometerSink(registry, Tags.of(tags));
+    bound.add(sink);
+    target.accept(sink);
+  }
+
+  /**
+   * Removes the meters this binder bound from their registries, which would otherwise hold (and
+   * read) the database after it closed. Closing a {@code Kv} does so by itself. Idempotent.
+   */
+  @Override
+  public void close() {
+    bound.forEach(MicrometerSink::databaseClosed);
+    bound.clear();
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.EnqueueOptions;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.sqlite.SqliteConfig;
+import dev.kvasir.sqlite.SqliteEngine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -62,6 +64,20 @@ class KvasirMetricsTest {
         await(() -> registry.get("kvasir.engine.queue.messages").tag("state", "delayed")
             .gauge().value(), 1);
       }
+    }
+  }
+
+  @Test
+  void closingTheBinder_ofAnEngineWithoutAKv_removesItsMeters() throws Exception {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    try (SqliteEngine engine = SqliteEngine.open(SqliteConfig.of(
+        dir.resolve("bare.sqlite3").toString()))) {
+      KvasirMetrics metrics = new KvasirMetrics(engine, Tags.of("db", "bare"));
+      metrics.bindTo(registry);
+      assertThat(registry.getMeters()).isNotEmpty();
+      metrics.close();
+      assertThat(registry.getMeters()).as("meters reading the engine").isEmpty();
+      metrics.close(); // idempotent
     }
   }
 

@@ -92,6 +92,32 @@ class MetricsTest {
     }
   }
 
+  @Test
+  void aServerClosed_removesItsGaugesAndItsEngines_soThatOneStartedOnTheSameRegistryIsMeasured()
+      throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (MemoryEngine engine = MemoryEngine.open();
+        KvServer server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+            .metrics(registry).start()) {
+      assertThat(registry.find("kvasir.server.watches.open").gauge()).isNotNull();
+    }
+    // What stays counts the requests answered, as a counter of the process.
+    assertThat(registry.getMeters().stream().map(m -> m.getId().getName())
+        .filter(name -> name.startsWith("kvasir.")).distinct())
+        .as("meters left reading the closed server and its engine")
+        .isSubsetOf("kvasir.server.requests", "kvasir.server.commits");
+    // Before, the first server's gauges stayed registered, and the second's, of the same
+    // names, were never read: its watches counted 0 for good.
+    try (MemoryEngine engine = MemoryEngine.open();
+        KvServer server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+            .metrics(registry).start();
+        Kv kv = Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN));
+        WatchStream watch = kv.watch(List.of(KvKey.of("k")))) {
+      watch.next();
+      assertThat(registry.get("kvasir.server.watches.open").gauge().value()).isEqualTo(1);
+    }
+  }
+
   /**
    * A scrape in which the load has been counted: a request is metered once its response is
    * complete, which may be just after the client has it.
