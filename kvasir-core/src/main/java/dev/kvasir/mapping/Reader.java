@@ -20,8 +20,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -211,11 +209,13 @@ final class Reader {
     if (c.isArray()) {
       return array(value, c.getComponentType(), c.getComponentType(), c, path);
     }
-    if (c == Map.class && value instanceof JsMap m) {
-      return generic(m, Map.class, new Type[] {Object.class, Object.class}, c, path);
+    // A raw collection or map type (a field of type TreeMap, a class extending ArrayList): its
+    // elements as they are.
+    if (Map.class.isAssignableFrom(c)) {
+      return generic(value, c, new Type[] {Object.class, Object.class}, c, path);
     }
-    if ((c == Set.class || c == Collection.class) && value instanceof JsSet s) {
-      return generic(s, Set.class, new Type[] {Object.class}, c, path);
+    if (Collection.class.isAssignableFrom(c) || c == Iterable.class) {
+      return generic(value, c, new Type[] {Object.class}, c, path);
     }
     throw fail(path, value, c);
   }
@@ -252,24 +252,48 @@ final class Reader {
       return null;
     }
     if (Map.class.isAssignableFrom(raw)) {
-      Map<Object, Object> out = new LinkedHashMap<>();
+      Iterable<Map.Entry<Object, Object>> entries = entries(value, raw, path);
+      Map<Object, Object> out;
+      try {
+        out = Containers.map(raw, args[0]);
+      } catch (IllegalArgumentException e) {
+        throw new KvTypeException(path + ": cannot read a map into " + raw.getName() + ": "
+            + e.getMessage());
+      }
       madeBeforeItsContents(value, type, out);
-      for (Map.Entry<?, ?> e : entries(value, raw, path)) {
+      for (Map.Entry<?, ?> e : entries) {
         Object key = read(e.getKey(), args[0], path.field("<key>"));
-        out.put(key, read(e.getValue(), args[1], path.field(e.getKey())));
+        Object item = read(e.getValue(), args[1], path.field(e.getKey()));
+        try {
+          out.put(key, item);
+        } catch (RuntimeException refused) { // a TreeMap's null key, a ConcurrentHashMap's null
+          throw new KvTypeException(path.field(e.getKey()) + ": " + raw.getName()
+              + " cannot hold it: " + refused);
+        }
       }
       return out;
     }
-    if (Collection.class.isAssignableFrom(raw)) {
+    if (Collection.class.isAssignableFrom(raw) || raw == Iterable.class) {
       Iterable<?> items = items(value, raw, path);
-      boolean set = Set.class.isAssignableFrom(raw);
-      Collection<Object> out = set ? new LinkedHashSet<>() : new ArrayList<>();
-      if (!set) { // a set that contained itself would hash itself while it is being filled
+      Collection<Object> out;
+      try {
+        out = Containers.collection(raw, args[0]);
+      } catch (IllegalArgumentException e) {
+        throw new KvTypeException(path + ": cannot read a list or set into " + raw.getName()
+            + ": " + e.getMessage());
+      }
+      if (!(out instanceof Set)) { // a set that held itself would hash itself as it is filled
         madeBeforeItsContents(value, type, out);
       }
       int i = 0;
       for (Object item : items) {
-        out.add(read(item, args[0], path.index(i++)));
+        Where at = path.index(i++);
+        Object element = read(item, args[0], at);
+        try {
+          out.add(element);
+        } catch (RuntimeException refused) { // a TreeSet's null, an EnumSet's null
+          throw new KvTypeException(at + ": " + raw.getName() + " cannot hold it: " + refused);
+        }
       }
       return out;
     }
@@ -413,10 +437,21 @@ final class Reader {
     }
     try {
       if (c == double.class || c == Double.class) {
-        return value instanceof Double ? value : exact.doubleValue();
+        if (value instanceof Double) {
+          return value;
+        }
+        double d = exact.doubleValue(); // a bigint beyond a double's range became an infinity
+        if (Double.isInfinite(d)) {
+          throw fail(path, value, c);
+        }
+        return d;
       }
       if (c == float.class || c == Float.class) {
-        return exact.floatValue();
+        float f = exact.floatValue();
+        if (Float.isInfinite(f)) {
+          throw fail(path, value, c);
+        }
+        return f;
       }
       if (c == BigInteger.class) {
         return exact.toBigIntegerExact();
@@ -455,7 +490,9 @@ final class Reader {
       return d;
     }
     if (c == float.class || c == Float.class) {
-      return (float) d;
+      float f = (float) d;
+      // Beyond a float's range a finite number became an infinity: not read (docs/mapping.md §1).
+      return Float.isInfinite(f) && !Double.isInfinite(d) ? null : f;
     }
     if (c == int.class || c == Integer.class) {
       int i = (int) d;

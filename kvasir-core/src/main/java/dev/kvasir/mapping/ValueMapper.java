@@ -4,6 +4,7 @@ import dev.kvasir.base.KvTypeException;
 import dev.kvasir.value.JsAdapter;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -76,6 +77,9 @@ public final class ValueMapper implements JsAdapter {
     Beans.Bean bean = Beans.of(value.getClass());
     if (bean != null) {
       return Beans.write(value, bean);
+    }
+    if (value instanceof Collection<?> c) { // neither list nor set: a queue, a deque
+      return new ArrayList<>(c);
     }
     throw new KvTypeException(value.getClass().getName() + " is not serializable: it is no"
         + " type of the JS value model, record or JavaBean (a public class with a public"

@@ -10,11 +10,22 @@ import dev.kvasir.value.KvU64;
 import dev.kvasir.value.V8;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -271,5 +282,55 @@ class ReaderTest {
     assertThat(MAPPER.read(many, AddressesListed.class).getHeld()).containsExactly(expected);
     Listed<Address> viaRef = MAPPER.read(many, new TypeRef<Listed<Address>>() {});
     assertThat(viaRef.getHeld()).containsExactly(expected);
+  }
+
+  record Containers(EnumSet<Role> roles, EnumMap<Role, Integer> byRole,
+      TreeMap<String, Address> sorted, SortedSet<String> names, LinkedList<Integer> linked,
+      Deque<String> deque, ConcurrentMap<String, Long> counts, Iterable<Address> seen) {}
+
+  @Test
+  void collectionsAndMapsOfTheirOwnTypes_readBackAsThem() {
+    // Written, but read as ArrayList, LinkedHashSet or LinkedHashMap, which the canonical
+    // constructor refused: "argument type mismatch"; a Deque was not written at all.
+    Address london = new Address("London", 1);
+    Containers written = new Containers(EnumSet.of(Role.USER),
+        new EnumMap<>(Map.of(Role.ADMIN, 3)), new TreeMap<>(Map.of("b", london, "a", london)),
+        new TreeSet<>(Set.of("y", "x")), new LinkedList<>(List.of(1, 2)),
+        new ArrayDeque<>(List.of("first", "second")), new ConcurrentHashMap<>(Map.of("c", 7L)),
+        List.of(london));
+    Containers read = MAPPER.read(V8.deserialize(V8.serialize(written, MAPPER)),
+        Containers.class);
+    assertThat(read.roles()).isInstanceOf(EnumSet.class).containsExactly(Role.USER);
+    assertThat(read.byRole()).isInstanceOf(EnumMap.class).containsEntry(Role.ADMIN, 3);
+    assertThat(read.sorted()).containsOnlyKeys("a", "b").containsEntry("a", london);
+    assertThat(read.names()).isInstanceOf(TreeSet.class).containsExactly("x", "y");
+    assertThat(read.linked()).containsExactly(1, 2);
+    assertThat(read.deque()).containsExactly("first", "second");
+    assertThat(read.counts()).isInstanceOf(ConcurrentHashMap.class).containsEntry("c", 7L);
+    assertThat(read.seen()).containsExactly(london); // elements as their type, not JS objects
+
+    Object withNull = stored(Map.of("names", Arrays.asList("x", null)));
+    assertThatThrownBy(() -> MAPPER.read(withNull, Containers.class))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageStartingWith("value.names[1]: java.util.SortedSet cannot hold it");
+    assertThatThrownBy(() -> MAPPER.read(stored(List.of("USER")), EnumSet.class))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageContaining("an EnumSet is read only with its enum as its type argument");
+  }
+
+  record Measures(float ratio, double total) {}
+
+  @Test
+  void aFiniteNumberBeyondTheRangeOfAFloatOrDouble_isRefused_notReadAsAnInfinity() {
+    assertThatThrownBy(() -> MAPPER.read(stored(Map.of("ratio", 1e300, "total", 1)),
+        Measures.class)).isInstanceOf(KvTypeException.class)
+        .hasMessageStartingWith("value.ratio: cannot convert");
+    assertThatThrownBy(() -> MAPPER.read(stored(Map.of("ratio", 1,
+        "total", BigInteger.TEN.pow(400))), Measures.class))
+        .isInstanceOf(KvTypeException.class).hasMessageStartingWith("value.total: cannot convert");
+    Measures infinite = MAPPER.read(stored(Map.of("ratio", Double.NEGATIVE_INFINITY,
+        "total", Double.NaN)), Measures.class);
+    assertThat(infinite.ratio()).isEqualTo(Float.NEGATIVE_INFINITY);
+    assertThat(infinite.total()).isNaN();
   }
 }
