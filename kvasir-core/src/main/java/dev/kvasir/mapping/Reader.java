@@ -9,6 +9,7 @@ import dev.kvasir.value.Undefined;
 import java.lang.reflect.Array;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
@@ -523,8 +524,13 @@ final class Reader {
   }
 
   private static KvTypeException fail(Where path, Object value, Class<?> target) {
+    // An object cannot say which implementation of an interface it was written from.
+    boolean abstractTarget = value instanceof Map<?, ?> && !target.isPrimitive()
+        && !target.isArray()
+        && (target.isInterface() || Modifier.isAbstract(target.getModifiers()));
     return new KvTypeException(path + ": cannot convert " + shown(value) + " to "
-        + target.getName());
+        + target.getName() + (abstractTarget ? ", an interface or abstract class, which an object"
+            + " is read as only through a ValueCodec (docs/mapping.md §5)" : ""));
   }
 
   private static String shown(Object value) {

@@ -333,4 +333,20 @@ class ReaderTest {
     assertThat(infinite.ratio()).isEqualTo(Float.NEGATIVE_INFINITY);
     assertThat(infinite.total()).isNaN();
   }
+
+  sealed interface Shape permits Circle {}
+
+  record Circle(double radius) implements Shape {}
+
+  record Drawing(Shape shape) {}
+
+  @Test
+  void anObjectReadAsAnInterface_isRefusedSayingThatACodecReadsIt() {
+    Object written = V8.deserialize(V8.serialize(new Drawing(new Circle(1)), MAPPER));
+    assertThatThrownBy(() -> MAPPER.read(written, Drawing.class))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageStartingWith("value.shape: cannot convert JsObject to " + Shape.class.getName()
+            + ", an interface or abstract class, which an object is read as only through a"
+            + " ValueCodec (docs/mapping.md §5)");
+  }
 }
