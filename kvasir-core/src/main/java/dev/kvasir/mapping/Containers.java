@@ -11,11 +11,13 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Supplier;
 
 /**
  * The empty collection or map a JS array, set, object or map is read into, of the type the
@@ -27,6 +29,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * or {@code EnumSet} component could be written but never read back.
  */
 final class Containers {
+  /** What an interface is read as: the first of these it accepts, in this order. */
+  private static final List<Supplier<?>> COLLECTIONS = List.of(ArrayList::new,
+      LinkedHashSet::new, TreeSet::new, ArrayDeque::new);
+  private static final List<Supplier<?>> MAPS = List.of(LinkedHashMap::new, TreeMap::new,
+      ConcurrentHashMap::new, ConcurrentSkipListMap::new);
+
   private Containers() {}
 
   /**
@@ -37,22 +45,10 @@ final class Containers {
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   static Collection<Object> collection(Class<?> raw, Type element) {
-    if (raw.isAssignableFrom(ArrayList.class)) {
-      return new ArrayList<>();
-    }
-    if (raw.isAssignableFrom(LinkedHashSet.class)) {
-      return new LinkedHashSet<>();
-    }
-    if (raw.isAssignableFrom(TreeSet.class)) {
-      return new TreeSet<>();
-    }
-    if (raw.isAssignableFrom(ArrayDeque.class)) {
-      return new ArrayDeque<>();
-    }
     if (raw == EnumSet.class) {
       return (Collection<Object>) EnumSet.noneOf((Class) enumOf(element, "EnumSet"));
     }
-    return (Collection<Object>) construct(raw);
+    return (Collection<Object>) firstFitting(raw, COLLECTIONS);
   }
 
   /**
@@ -63,22 +59,21 @@ final class Containers {
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   static Map<Object, Object> map(Class<?> raw, Type key) {
-    if (raw.isAssignableFrom(LinkedHashMap.class)) {
-      return new LinkedHashMap<>();
-    }
-    if (raw.isAssignableFrom(TreeMap.class)) {
-      return new TreeMap<>();
-    }
-    if (raw.isAssignableFrom(ConcurrentHashMap.class)) {
-      return new ConcurrentHashMap<>();
-    }
-    if (raw.isAssignableFrom(ConcurrentSkipListMap.class)) {
-      return new ConcurrentSkipListMap<>();
-    }
     if (raw == EnumMap.class) {
       return new EnumMap(enumOf(key, "EnumMap"));
     }
-    return (Map<Object, Object>) construct(raw);
+    return (Map<Object, Object>) firstFitting(raw, MAPS);
+  }
+
+  /** A new instance of the first implementation {@code raw} accepts, else of {@code raw}. */
+  private static Object firstFitting(Class<?> raw, List<Supplier<?>> implementations) {
+    for (Supplier<?> make : implementations) {
+      Object made = make.get();
+      if (raw.isInstance(made)) {
+        return made;
+      }
+    }
+    return construct(raw);
   }
 
   private static Class<?> enumOf(Type type, String container) {
