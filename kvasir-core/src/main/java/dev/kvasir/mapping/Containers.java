@@ -30,10 +30,19 @@ import java.util.function.Supplier;
  */
 final class Containers {
   /** What an interface is read as: the first of these it accepts, in this order. */
-  private static final List<Supplier<?>> COLLECTIONS = List.of(ArrayList::new,
-      LinkedHashSet::new, TreeSet::new, ArrayDeque::new);
-  private static final List<Supplier<?>> MAPS = List.of(LinkedHashMap::new, TreeMap::new,
-      ConcurrentHashMap::new, ConcurrentSkipListMap::new);
+  private static final List<Implementation> COLLECTIONS = List.of(
+      new Implementation(ArrayList.class, ArrayList::new),
+      new Implementation(LinkedHashSet.class, LinkedHashSet::new),
+      new Implementation(TreeSet.class, TreeSet::new),
+      new Implementation(ArrayDeque.class, ArrayDeque::new));
+  private static final List<Implementation> MAPS = List.of(
+      new Implementation(LinkedHashMap.class, LinkedHashMap::new),
+      new Implementation(TreeMap.class, TreeMap::new),
+      new Implementation(ConcurrentHashMap.class, ConcurrentHashMap::new),
+      new Implementation(ConcurrentSkipListMap.class, ConcurrentSkipListMap::new));
+
+  /** A JDK class and how to make an empty one. */
+  private record Implementation(Class<?> type, Supplier<?> make) {}
 
   private Containers() {}
 
@@ -66,11 +75,10 @@ final class Containers {
   }
 
   /** A new instance of the first implementation {@code raw} accepts, else of {@code raw}. */
-  private static Object firstFitting(Class<?> raw, List<Supplier<?>> implementations) {
-    for (Supplier<?> make : implementations) {
-      Object made = make.get();
-      if (raw.isInstance(made)) {
-        return made;
+  private static Object firstFitting(Class<?> raw, List<Implementation> implementations) {
+    for (Implementation i : implementations) {
+      if (raw.isAssignableFrom(i.type())) { // asked of the class: nothing made to be dropped
+        return i.make().get();
       }
     }
     return construct(raw);

@@ -2,8 +2,6 @@ package dev.kvasir.server;
 
 import dev.kvasir.micrometer.KvasirMetrics;
 import dev.kvasir.spi.KvEngine;
-import java.util.ArrayList;
-import java.util.List;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -17,6 +15,8 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The meters beside the requests' (docs/operations.md §5): open connections and watch
