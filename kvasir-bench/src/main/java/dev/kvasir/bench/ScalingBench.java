@@ -9,6 +9,11 @@ import dev.kvasir.bench.chart.LineChart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,6 +29,10 @@ import java.util.Random;
  *   <li><b>open</b>: closing and opening it again, with the first read;
  *   <li><b>W1</b>: single-key commits on random existing keys;
  *   <li><b>W2</b>: random gets;
+ *   <li><b>floor W2</b> (SQLite only): the same number of random gets on the same file through
+ *       plain sqlite-jdbc, the harness's floor statement on one autocommit connection, after
+ *       Kvasir has closed it. What SQLite itself pays as the file grows, so that Kvasir's
+ *       growth can be told from the storage's (docs/performance.md §2);
  *   <li><b>W4</b>: lists of 10 000 entries from a random key on (so every size lists as many);
  *   <li><b>heap</b>: the Java heap in use with the database open, after a GC.
  * </ul>
@@ -45,7 +54,11 @@ public final class ScalingBench {
 
   /** One size's figures. */
   record Row(String engine, int entries, double fillPerSecond, double openMs, double w1,
-      double w2, double w4, double heapMb) {}
+      double w2, double w4, double heapMb, double floorW2) {
+    Row withFloorW2(double gets) {
+      return new Row(engine, entries, fillPerSecond, openMs, w1, w2, w4, heapMb, gets);
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     int[] sizes = {10_000, 1_000_000};
@@ -64,8 +77,9 @@ public final class ScalingBench {
     List<Row> rows = new ArrayList<>();
     Path work = Files.createTempDirectory("kvasir-scaling");
     try {
-      System.out.printf("%-9s %11s %11s %9s %10s %10s %12s %8s%n", "engine", "entries",
-          "fill/s", "open ms", "W1 c/s", "W2 gets/s", "W4 entries/s", "heap MB");
+      System.out.printf("%-9s %11s %11s %9s %10s %10s %12s %8s %12s%n", "engine", "entries",
+          "fill/s", "open ms", "W1 c/s", "W2 gets/s", "W4 entries/s", "heap MB",
+          "floor gets/s");
       measure("warm-up", 10_000, work.resolve("warm-up.sqlite3").toString()); // JIT, untimed
       for (int n : sizes) {
         String file = work.resolve("scale-" + n + ".sqlite3").toString();
@@ -95,13 +109,15 @@ public final class ScalingBench {
   }
 
   private static Row print(Row r) {
-    System.out.printf("%-9s %11d %11.0f %9.0f %10.0f %10.0f %12.0f %8.0f%n", r.engine(),
-        r.entries(), r.fillPerSecond(), r.openMs(), r.w1(), r.w2(), r.w4(), r.heapMb());
+    System.out.printf("%-9s %11d %11.0f %9.0f %10.0f %10.0f %12.0f %8.0f %12s%n", r.engine(),
+        r.entries(), r.fillPerSecond(), r.openMs(), r.w1(), r.w2(), r.w4(), r.heapMb(),
+        Double.isNaN(r.floorW2()) ? "-" : String.format("%.0f", r.floorW2()));
     return r;
   }
 
   private static Row measure(String engine, int n, String location) {
     Random random = new Random(n);
+    Row row;
     long t0 = System.nanoTime();
     try (Kv kv = Kv.open(location)) {
       Fill.inBatches(kv, n, i -> KvKey.of("bench", i), Peer::value);
@@ -145,7 +161,32 @@ public final class ScalingBench {
       System.gc();
       Runtime rt = Runtime.getRuntime();
       double heapMb = (rt.totalMemory() - rt.freeMemory()) / 1e6;
-      return new Row(engine, n, fill, openMs, w1, w2, w4, heapMb);
+      row = new Row(engine, n, fill, openMs, w1, w2, w4, heapMb, Double.NaN);
+    }
+    // Keys of their own draw: any uniform sequence reads as many random leaves.
+    return location.contains("://") ? row
+        : row.withFloorW2(floorGets(location, n, new Random(n + 1)));
+  }
+
+  /** W2 through plain sqlite-jdbc, as the harness's floor reads: gets/s. */
+  private static double floorGets(String file, int n, Random random) {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        PreparedStatement get = c.prepareStatement(
+            "select v, v_encoding, version from kv where k = ?")) {
+      long t0 = System.nanoTime();
+      for (int i = 0; i < W2_GETS; i++) {
+        get.setBytes(1, KvKey.of("bench", random.nextInt(n)).encode());
+        try (ResultSet rs = get.executeQuery()) {
+          if (!rs.next() || rs.getBytes(1).length == 0) {
+            throw new IllegalStateException("the floor's W2 found no value");
+          }
+          rs.getInt(2);
+          rs.getLong(3);
+        }
+      }
+      return W2_GETS / ((System.nanoTime() - t0) / 1e9);
+    } catch (SQLException e) {
+      throw new IllegalStateException("the floor's W2 on " + file, e);
     }
   }
 
@@ -160,6 +201,10 @@ public final class ScalingBench {
       chart.add(series(engine + " W2 gets", list, r -> r.w2() / first.w2()));
       chart.add(series(engine + " W4 list entries", list, r -> r.w4() / first.w4()));
       chart.add(series(engine + " W1 commits", list, r -> r.w1() / first.w1()));
+      if (!Double.isNaN(first.floorW2())) {
+        chart.add(series(engine + " W2 gets, raw sqlite-jdbc", list,
+            r -> r.floorW2() / first.floorW2()));
+      }
     });
     Files.writeString(svg, chart.svg());
   }
