@@ -5,6 +5,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
+import dev.kvasir.connect.RemoteException;
 import dev.kvasir.dag.DagException;
 import dev.kvasir.dag.ShardLimitException;
 import dev.kvasir.dag.cbor.DagCborException;
@@ -185,7 +186,8 @@ public final class Kvasir {
     // string value '@alice' was stored as the text of ./alice, and '@@x' as '@x'.
     cli.setExpandAtFiles(false);
     cli.setHelpFactory(WordWrappedHelp::new);
-    cli.setParameterExceptionHandler((e, args) -> {
+    cli.setParameterExceptionHandler((thrown, args) -> {
+      ParameterException e = unknownOptionFirst(thrown, args);
       CommandLine line = e.getCommandLine();
       // Where a command name was due: picocli's "Unmatched arguments from index 0: 'lst', …".
       String unknownCommand = e instanceof UnmatchedArgumentException u
@@ -247,6 +249,20 @@ public final class Kvasir {
         .filter(arg -> line.getSubcommands().containsKey(arg)).findFirst().orElse(null);
   }
 
+  /**
+   * {@code e}, or the refusal of an unknown option given before it: picocli goes on past an
+   * option it does not know, and the value after it is taken for a positional parameter. 'kvasir
+   * get --path app.db KEY' said only that app.db was not a key.
+   */
+  private static ParameterException unknownOptionFirst(ParameterException e, String[] args) {
+    if (e instanceof UnmatchedArgumentException || e instanceof MissingParameterException) {
+      return e;
+    }
+    String dashed = unknownDashed(e.getCommandLine(), args);
+    return dashed == null ? e : new UnmatchedArgumentException(e.getCommandLine(),
+        List.of(dashed));
+  }
+
   /** The first argument before {@code --} that looks like an option the command lacks. */
   private static String unknownDashed(CommandLine line, String[] args) {
     for (String arg : args) {
@@ -290,6 +306,9 @@ public final class Kvasir {
     if (e instanceof Failure || e instanceof dev.kvasir.base.KvLimitException
         || e instanceof dev.kvasir.base.KvTypeException || e instanceof ShardLimitException) {
       return FAILED;
+    }
+    if (e instanceof RemoteException r && r.status() == 403) {
+      return FAILED; // refused by the server (a read-only one, a token's scope), as a value is
     }
     if (e instanceof IllegalArgumentException || e instanceof KvArgumentException
         || e instanceof CidFormatException || e instanceof DagCborException) {

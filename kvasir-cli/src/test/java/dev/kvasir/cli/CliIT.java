@@ -284,6 +284,27 @@ class CliIT {
     }
   }
 
+  /**
+   * A write the server refuses (403) did not happen, as a failed check did not: exit 1, which a
+   * script can tell from a server it could not reach (3). It was 3.
+   */
+  @Test
+  void remoteDatabase_thatRefusesAWrite_exitsOne() throws Exception {
+    String token = "cli-test-token-0123456789";
+    try (var engine = MemoryEngine.open();
+        KvServer server = KvServer.builder(engine).accessToken(token).readOnly(true).port(0)
+            .start()) {
+      Jar.Run refused = kvasir.run("set", "[\"remote\"]", "1", "--db", server.url(),
+          "--access-token", token);
+      assertThat(refused.exit()).as(refused.err()).isEqualTo(Kvasir.FAILED);
+      assertThat(refused.err()).contains("status=403").contains("serves reads only");
+      assertThat(Kv.of(engine).get(KvKey.of("remote")).value()).isNull();
+      assertThat(kvasir.run("get", "[\"remote\"]", "--db", server.url(), "--access-token",
+          token).exit()).as("a missing key, read from the read-only server")
+          .isEqualTo(Kvasir.FAILED);
+    }
+  }
+
   @Test
   void helpForEveryCommand_withExamples_andVersion() throws Exception {
     for (String command : List.of("get", "get-many", "set", "delete", "list", "count", "sum",

@@ -256,6 +256,16 @@ class CommandTreeTest {
     run(err, "list", "--limt", "3"); // 3 is taken for the prefix, and must not hide the option
     assertThat(err.toString()).startsWith("error: Unknown option: '--limt'")
         .contains("Did you mean --limit");
+    err.getBuffer().setLength(0);
+    // The value after the unknown option is taken for KEY, which it is not: that said only
+    // "invalid key x.sqlite3".
+    assertThat(run(err, "get", "--path", "x.sqlite3", "[\"a\"]")).isEqualTo(Kvasir.USAGE);
+    assertThat(err.toString()).startsWith("error: Unknown option: '--path'\n")
+        .doesNotContain("invalid key");
+    err.getBuffer().setLength(0);
+    run(err, "delete", "--dbb", "x.sqlite3", "[\"a\"]");
+    assertThat(err.toString()).startsWith("error: Unknown option: '--dbb'\n")
+        .contains("Did you mean --db");
   }
 
   /**

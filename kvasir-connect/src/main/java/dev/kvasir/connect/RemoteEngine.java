@@ -336,7 +336,7 @@ public final class RemoteEngine implements KvEngine {
       throw new RemoteException("KV Connect failed to call " + what + " (status="
           + r.status() + "): " + body + (r.status() != 404 ? "" : " Check the URL: it is the"
               + " database's KV Connect URL as its server gives it (kvasir serve prints"
-              + " http://HOST:PORT), not a path under it."));
+              + " http://HOST:PORT), not a path under it."), r.status());
     }
     return false;
   }

@@ -281,7 +281,7 @@ final class Transport implements AutoCloseable {
     }
     if (response.getStatus() < 500 && !RemoteEngine.refusedBeforeWork(response.getStatus())) {
       throw new RemoteException("KV Connect failed to call '" + call.uri() + "' (status="
-          + response.getStatus() + "): " + text);
+          + response.getStatus() + "): " + text, response.getStatus());
     }
     // 5xx, and a refusal that asks to try again (429 at the limit of watches): the caller does.
     throw new IOException("status " + response.getStatus() + ": " + text);

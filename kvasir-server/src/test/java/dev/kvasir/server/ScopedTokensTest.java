@@ -151,7 +151,8 @@ class ScopedTokensTest {
         assertThatThrownBy(() -> write.accept(admin)).isInstanceOf(RemoteException.class)
             .hasMessageContaining("status=403")
             .hasMessageContaining("This server serves reads only: it may not write for any"
-                + " token.");
+                + " token.")
+            .extracting(e -> ((RemoteException) e).status()).isEqualTo(403);
       }
     }
     assertUnchanged();
