@@ -4,6 +4,7 @@ import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -39,6 +40,8 @@ import javax.net.ssl.SSLContext;
 public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration retryDelay,
     Duration timeout, Optional<Duration> deadline, Optional<Path> trustStore,
     String trustStorePassword, Optional<Path> caFile, Optional<RemoteProxy> proxy) {
+  private static final String EXAMPLE = " (a KV Connect URL looks like http://HOST:PORT)";
+
   public RemoteConfig {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(deadline, "deadline");
@@ -67,7 +70,7 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
     options.requireKnown("remote", RemoteOptions.NAMES);
     String token = options.get(RemoteOptions.ACCESS_TOKEN)
         .orElse(System.getenv("DENO_KV_ACCESS_TOKEN"));
-    URI url = URI.create(location);
+    URI url = serverUrl(location);
     return new RemoteConfig(url, token,
         (int) options.longValue(RemoteOptions.MAX_RETRIES, 10),
         Duration.ofMillis(options.longValue(RemoteOptions.RETRY_DELAY_MS, 200)),
@@ -79,6 +82,36 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
         options.get(RemoteOptions.CA_FILE).map(Path::of),
         RemoteProxy.forServer(url, options.get(RemoteOptions.PROXY), System.getProperties(),
             System.getenv()));
+  }
+
+  /**
+   * {@code location} as a URL the client can call: it parses, and names a host and a port that
+   * exist. Java's URL parser and Jetty refused the others with their own words ("Expected
+   * authority at index 7", "Invalid URI host: null"), which name neither the option nor the
+   * rule.
+   *
+   * @throws KvArgumentException for any other
+   */
+  static URI serverUrl(String location) {
+    URI url;
+    try {
+      url = new URI(location);
+    } catch (URISyntaxException e) {
+      throw new KvArgumentException("'" + location + "' is not a KV Connect URL: "
+          + e.getReason() + " at index " + e.getIndex() + EXAMPLE);
+    }
+    if (url.getHost() == null) {
+      String authority = url.getRawAuthority();
+      // Compose and Kubernetes allow '_' in service names; a URL's host name does not.
+      throw new KvArgumentException("'" + location + "' names no host" + (authority != null
+          && authority.contains("_") ? ": a host name holds letters, digits, '-' and '.', not"
+          + " '_', so use another name for the server or its address" : "") + EXAMPLE);
+    }
+    if (url.getPort() > 65_535) {
+      throw new KvArgumentException("'" + location + "' names port " + url.getPort()
+          + ", beyond 65535" + EXAMPLE);
+    }
+    return url;
   }
 
   /**

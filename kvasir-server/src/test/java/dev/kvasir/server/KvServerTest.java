@@ -384,6 +384,26 @@ class KvServerTest {
         .hasMessageContaining("remote.deadlineMs must be positive");
   }
 
+  /** Java's parser and Jetty said "Expected authority at index 7" or "Invalid URI host: null". */
+  @Test
+  void remoteEngine_aUrlWithoutAUsableHostOrPort_isRefusedNamingTheRule() {
+    KvOptions options = KvOptions.defaults().with("accessToken", Served.TOKEN);
+    assertThatThrownBy(() -> Kv.open("http://", options))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("'http://' is not a KV Connect URL: Expected authority at index 7 (a KV"
+            + " Connect URL looks like http://HOST:PORT)");
+    assertThatThrownBy(() -> Kv.open("http://kv_server:4512", options))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessageContaining("names no host: a host name holds letters, digits, '-' and '.',"
+            + " not '_'");
+    assertThatThrownBy(() -> Kv.open("http://host:port", options))
+        .isInstanceOf(KvArgumentException.class).hasMessageStartingWith("'http://host:port'"
+            + " names no host (a KV Connect URL");
+    assertThatThrownBy(() -> Kv.open("https://127.0.0.1:99999", options))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessageContaining("names port 99999, beyond 65535");
+  }
+
   @Test
   void remoteEngine_serverGone_retriesABoundedNumberOfTimes_thenFailsClearly() {
     Kv remote = Kv.open(served.server.url(), KvOptions.defaults()
