@@ -103,9 +103,10 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
     if (url.getHost() == null) {
       String authority = url.getRawAuthority();
       // Compose and Kubernetes allow '_' in service names; a URL's host name does not.
-      throw new KvArgumentException("'" + location + "' names no host" + (authority != null
-          && authority.contains("_") ? ": a host name holds letters, digits, '-' and '.', not"
-          + " '_', so use another name for the server or its address" : "") + EXAMPLE);
+      boolean underscore = authority != null && authority.contains("_");
+      throw new KvArgumentException("'" + location + "' names no valid host and port"
+          + (underscore ? ": a host name holds letters, digits, '-' and '.', not '_', so use"
+          + " another name for the server or its address" : "") + EXAMPLE);
     }
     if (url.getPort() > 65_535) {
       throw new KvArgumentException("'" + location + "' names port " + url.getPort()

@@ -394,11 +394,11 @@ class KvServerTest {
             + " Connect URL looks like http://HOST:PORT)");
     assertThatThrownBy(() -> Kv.open("http://kv_server:4512", options))
         .isInstanceOf(KvArgumentException.class)
-        .hasMessageContaining("names no host: a host name holds letters, digits, '-' and '.',"
-            + " not '_'");
+        .hasMessageContaining("names no valid host and port: a host name holds letters, digits,"
+            + " '-' and '.', not '_'");
     assertThatThrownBy(() -> Kv.open("http://host:port", options))
         .isInstanceOf(KvArgumentException.class).hasMessageStartingWith("'http://host:port'"
-            + " names no host (a KV Connect URL");
+            + " names no valid host and port (a KV Connect URL");
     assertThatThrownBy(() -> Kv.open("https://127.0.0.1:99999", options))
         .isInstanceOf(KvArgumentException.class)
         .hasMessageContaining("names port 99999, beyond 65535");
