@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvasir.base.KvException;
+import dev.kvasir.connect.RemoteConfig;
 import dev.kvasir.connect.TlsTrust;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -89,7 +90,8 @@ final class ReadyCommand implements Callable<Integer> {
     try {
       ServedAddress served = url == null
           ? ServedAddress.of(config, out, spec.commandLine().getErr()) : null;
-      server = served != null ? served.url() : URI.create(url.replaceAll("/+$", ""));
+      server = served != null ? served.url()
+          : RemoteConfig.serverUrl(url.replaceAll("/+$", ""));
       http = HttpClient.newBuilder().connectTimeout(ASK_TIMEOUT)
           .sslContext(tls(server, served)).build();
     } catch (IllegalArgumentException | KvException | ParameterException e) {

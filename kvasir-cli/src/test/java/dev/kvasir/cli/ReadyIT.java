@@ -85,6 +85,15 @@ class ReadyIT {
     Jar.Run caForHttp = kvasir.run("ready", "--ca-file", "ca.pem", "http://127.0.0.1:" + port);
     assertThat(caForHttp.exit()).isEqualTo(Kvasir.USAGE);
     assertThat(caForHttp.err()).contains("--ca-file is for an https:// URL");
+    // Java's own words before: "unsupported URI http://kv_server:4512/readyz", "URI with
+    // undefined scheme".
+    Jar.Run underscore = kvasir.run("ready", "http://kv_server:4512");
+    assertThat(underscore.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(underscore.err()).startsWith("error: 'http://kv_server:4512' names no valid host"
+        + " and port: a host name holds letters, digits, '-' and '.', not '_'");
+    Jar.Run noScheme = kvasir.run("ready", "localhost:4512");
+    assertThat(noScheme.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(noScheme.err()).contains("starts with neither http:// nor https://");
   }
 
   @Test

@@ -85,20 +85,24 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
   }
 
   /**
-   * {@code location} as a URL the client can call: it parses, and names a host and a port that
-   * exist. Java's URL parser and Jetty refused the others with their own words ("Expected
-   * authority at index 7", "Invalid URI host: null"), which name neither the option nor the
-   * rule.
+   * {@code location} as a server's URL a client can call: it parses, is {@code http://} or
+   * {@code https://}, and names a host and a port that exist. Java's URL parser and Jetty refused
+   * the others with their own words ("Expected authority at index 7", "Invalid URI host:
+   * null"), which name neither the option nor the rule.
    *
    * @throws KvArgumentException for any other
    */
-  static URI serverUrl(String location) {
+  public static URI serverUrl(String location) {
     URI url;
     try {
       url = new URI(location);
     } catch (URISyntaxException e) {
       throw new KvArgumentException("'" + location + "' is not a KV Connect URL: "
           + e.getReason() + " at index " + e.getIndex() + EXAMPLE);
+    }
+    if (!"http".equalsIgnoreCase(url.getScheme()) && !"https".equalsIgnoreCase(url.getScheme())) {
+      throw new KvArgumentException("'" + location + "' is not a KV Connect URL: it starts with"
+          + " neither http:// nor https://" + EXAMPLE);
     }
     if (url.getHost() == null) {
       String authority = url.getRawAuthority();
