@@ -89,7 +89,8 @@ public record RemoteProxy(String host, int port, String user, String password) {
     } catch (IllegalArgumentException e) {
       throw new KvArgumentException(setting + " is not a proxy URL: " + url);
     }
-    if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+    if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null
+        || uri.getPort() > 65_535) {
       throw new KvArgumentException(setting + " must be an http:// proxy with a host, such as"
           + " http://proxy.internal:3128; got " + Engines.redact(url));
     }

@@ -65,5 +65,9 @@ class RemoteProxyTest {
         .hasMessageNotContaining("hunter2");
     assertThat(new RemoteProxy("p", 1, "u", "hunter2").toString())
         .isEqualTo("http://u:***@p:1");
+    // It was Java's IllegalArgumentException, "port out of range:99999", when first used.
+    assertThatThrownBy(() -> RemoteProxy.forServer(SERVER, Optional.of("proxy:99999"),
+        NO_JVM_PROXY, Map.of())).isInstanceOf(KvArgumentException.class)
+        .hasMessageContaining("remote.proxy must be an http:// proxy");
   }
 }
