@@ -28,6 +28,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.OverwrittenOptionException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -194,8 +195,8 @@ public final class Kvasir {
           && !line.getSubcommands().isEmpty() && !u.getUnmatched().isEmpty()
           && !u.getUnmatched().get(0).startsWith("-") ? u.getUnmatched().get(0) : null;
       line.getErr().println("error: " + (unknownCommand != null ? "'" + unknownCommand
-          + "' is not a command of " + line.getCommandSpec().qualifiedName() : e.getMessage())
-          + fromEnvironment(e, args));
+          + "' is not a command of " + line.getCommandSpec().qualifiedName()
+          : namedAsTyped(e, args)) + fromEnvironment(e, args));
       String dashed = e instanceof MissingParameterException ? unknownDashed(line, args) : null;
       if (dashed != null) {
         // 'kvasir set KEY -x --type string' said only that VALUE was missing.
@@ -261,6 +262,25 @@ public final class Kvasir {
     String dashed = unknownDashed(e.getCommandLine(), args);
     return dashed == null ? e : new UnmatchedArgumentException(e.getCommandLine(),
         List.of(dashed));
+  }
+
+  /**
+   * {@code e}'s message, naming an option given twice as it was typed: picocli names it by its
+   * longest name, so 'kvasir serve --db a --db b' said that '--path' was given twice.
+   */
+  private static String namedAsTyped(ParameterException e, String[] args) {
+    if (!(e instanceof OverwrittenOptionException o)
+        || !(o.getOverwritten() instanceof OptionSpec option) || option.names().length < 2) {
+      return e.getMessage();
+    }
+    List<String> typed = Stream.of(option.names()).filter(name -> Stream.of(args)
+        .anyMatch(arg -> arg.equals(name) || arg.startsWith(name + "="))).toList();
+    if (typed.size() > 1) {
+      return "options '" + String.join("' and '", typed) + "' are one option ("
+          + option.paramLabel() + "): give it once";
+    }
+    return typed.isEmpty() ? e.getMessage() : e.getMessage().replace("option '"
+        + option.longestName() + "'", "option '" + typed.get(0) + "'");
   }
 
   /** The first argument before {@code --} that looks like an option the command lacks. */

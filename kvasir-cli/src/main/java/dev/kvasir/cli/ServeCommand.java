@@ -53,6 +53,10 @@ import picocli.CommandLine.Spec;
         "      --db-password-file /run/secrets/db --access-token-file /run/secrets/token \\",
         "      --log-format json --access-log"})
 final class ServeCommand implements Callable<Integer> {
+  private static final String UNRESOLVED_HOST = ": --host is neither an address nor a name this"
+      + " machine resolves; give one of its addresses, such as 127.0.0.1, or 0.0.0.0 for all of"
+      + " them";
+
   @Spec CommandSpec spec;
 
   @Option(names = {"--db", "--path"}, paramLabel = "LOCATION",
@@ -328,8 +332,7 @@ final class ServeCommand implements Callable<Integer> {
   private static String bindHint(Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof UnresolvedAddressException) {
-        return ": --host is neither an address nor a name this machine resolves; give one of"
-            + " its addresses, such as 127.0.0.1, or 0.0.0.0 for all of them";
+        return UNRESOLVED_HOST; // resolved at start, but no longer
       }
       if (t instanceof BindException b) {
         return String.valueOf(b.getMessage()).contains("in use")
@@ -375,6 +378,12 @@ final class ServeCommand implements Callable<Integer> {
     if (queueLease.compareTo(KvServer.MIN_QUEUE_LEASE) < 0) {
       throw new IllegalArgumentException("--queue-lease is at least "
           + KvServer.MIN_QUEUE_LEASE.toMillis() + " ms: " + queueLease.toMillis() + " ms");
+    }
+    try {
+      InetAddress.getByName(host);
+    } catch (UnknownHostException e) {
+      // Found only when binding, after the database was opened, and a missing one created.
+      throw new IllegalArgumentException("cannot serve on " + host + UNRESOLVED_HOST);
     }
   }
 
@@ -433,7 +442,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       return InetAddress.getByName(host).isLoopbackAddress();
     } catch (UnknownHostException e) {
-      return false; // Jetty fails to bind it anyway
+      return false; // resolved at start (checkRanges), so only if the name went since
     }
   }
 }

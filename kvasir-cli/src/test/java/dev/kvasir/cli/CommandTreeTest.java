@@ -266,6 +266,15 @@ class CommandTreeTest {
     run(err, "delete", "--dbb", "x.sqlite3", "[\"a\"]");
     assertThat(err.toString()).startsWith("error: Unknown option: '--dbb'\n")
         .contains("Did you mean --db");
+    err.getBuffer().setLength(0);
+    // picocli names an option by its longest name: this said '--path', which nobody typed.
+    run(err, "serve", "--db", "a.sqlite3", "--db", "b.sqlite3");
+    assertThat(err.toString()).startsWith("error: option '--db' (LOCATION) should be specified"
+        + " only once\n");
+    err.getBuffer().setLength(0);
+    run(err, "serve", "--db", "a.sqlite3", "--path=b.sqlite3");
+    assertThat(err.toString()).startsWith("error: options '--db' and '--path' are one option"
+        + " (LOCATION): give it once\n");
   }
 
   /**

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * opened: "bad input changes nothing" includes not creating the file that --db names. Before,
  * a write whose value, check, limit or selection was malformed first created an empty
  * database, and only then refused its arguments; so did {@code serve} for a TLS file that is
- * not there or does not load, a trusted proxy that does not parse or a queue lease out of
- * range.
+ * not there or does not load, a trusted proxy that does not parse, a queue lease out of range
+ * or a --host that does not resolve.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a serve let through runs
 class UsageErrorsTest {
@@ -55,6 +55,7 @@ class UsageErrorsTest {
         {"serve", "--access-token", "usage-errors-0123", "--tls-keystore", notPem,
             "--tls-password", "secret"},
         {"serve", "--access-token", "usage-errors-0123", "--trusted-proxy", "10.0.0.0/99"},
+        {"serve", "--access-token", "usage-errors-0123", "--host", "no-such-host.invalid"},
     };
     List<String> created = new ArrayList<>();
     for (String[] line : lines) {
