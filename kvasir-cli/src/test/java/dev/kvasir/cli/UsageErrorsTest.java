@@ -56,6 +56,7 @@ class UsageErrorsTest {
             "--tls-password", "secret"},
         {"serve", "--access-token", "usage-errors-0123", "--trusted-proxy", "10.0.0.0/99"},
         {"serve", "--access-token", "usage-errors-0123", "--host", "no-such-host.invalid"},
+        {"backup", "--to", "dag:" + dir.resolve("backup"), "--interval", "0s"},
     };
     List<String> created = new ArrayList<>();
     for (String[] line : lines) {
