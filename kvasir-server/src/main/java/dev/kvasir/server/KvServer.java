@@ -288,6 +288,9 @@ public final class KvServer implements AutoCloseable {
 
     /** The port; default 4512, 0 for any free port. */
     public Builder port(int port) {
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port is 0 (any free port) to 65535: " + port);
+      }
       this.port = port;
       return this;
     }
@@ -324,10 +327,7 @@ public final class KvServer implements AutoCloseable {
 
     /** How often the TLS files are looked at for a change; default 5 s. */
     public Builder tlsReloadInterval(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("tlsReloadInterval must be positive: " + interval);
-      }
-      this.tlsReloadInterval = interval;
+      this.tlsReloadInterval = positive(interval, "tlsReloadInterval");
       return this;
     }
 
@@ -394,7 +394,7 @@ public final class KvServer implements AutoCloseable {
 
     /** How long a connection may stay silent; default 30 s. Watch streams ping every 5 s. */
     public Builder idleTimeout(Duration timeout) {
-      this.idleTimeout = timeout;
+      this.idleTimeout = positive(timeout, "idleTimeout");
       return this;
     }
 
@@ -403,7 +403,8 @@ public final class KvServer implements AutoCloseable {
      * again before then. Default one day.
      */
     public Builder metadataLifetime(Duration lifetime) {
-      this.metadataLifetime = Objects.requireNonNull(lifetime);
+      // Metadata that has expired when it is given would send a client straight back for more.
+      this.metadataLifetime = positive(lifetime, "metadataLifetime");
       return this;
     }
 
@@ -412,10 +413,7 @@ public final class KvServer implements AutoCloseable {
      * slower ones get 408. Default 10 s.
      */
     public Builder bodyDeadline(Duration deadline) {
-      if (deadline.isNegative() || deadline.isZero()) {
-        throw new IllegalArgumentException("bodyDeadline must be positive: " + deadline);
-      }
-      this.bodyDeadline = deadline;
+      this.bodyDeadline = positive(deadline, "bodyDeadline");
       return this;
     }
 
@@ -444,10 +442,7 @@ public final class KvServer implements AutoCloseable {
      * 503; default 2 s.
      */
     public Builder readinessDeadline(Duration deadline) {
-      if (deadline.isNegative() || deadline.isZero()) {
-        throw new IllegalArgumentException("readinessDeadline must be positive: " + deadline);
-      }
-      this.readinessDeadline = deadline;
+      this.readinessDeadline = positive(deadline, "readinessDeadline");
       return this;
     }
 
@@ -468,14 +463,24 @@ public final class KvServer implements AutoCloseable {
       return this;
     }
 
-    /** How long {@link #close()} waits for requests in flight; default 10 s. */
+    /** How long {@link #close()} waits for requests in flight; default 10 s, zero not at all. */
     public Builder drainTimeout(Duration timeout) {
+      if (Objects.requireNonNull(timeout, "drainTimeout").isNegative()) {
+        throw new IllegalArgumentException("drainTimeout must not be negative: " + timeout);
+      }
       this.drainTimeout = timeout;
       return this;
     }
 
-    /** The most requests served at once (watch streams hold none while waiting); default 256. */
+    /**
+     * The most requests served at once (watch streams hold none while waiting); default 256.
+     * Jetty takes some of them for accepting and selecting, more on a machine with more cores;
+     * too few fail {@link #start()} saying how many it needs.
+     */
     public Builder maxThreads(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("maxThreads must be positive: " + threads);
+      }
       this.maxThreads = threads;
       return this;
     }
@@ -556,6 +561,13 @@ public final class KvServer implements AutoCloseable {
     }
 
     /** Builds and starts the server. */
+    private static Duration positive(Duration d, String name) {
+      if (Objects.requireNonNull(d, name).isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + d);
+      }
+      return d;
+    }
+
     public KvServer start() {
       if (engine == null) {
         throw new IllegalStateException("no engine to serve (engine)");

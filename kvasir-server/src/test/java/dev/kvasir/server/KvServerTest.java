@@ -384,6 +384,37 @@ class KvServerTest {
         .hasMessageContaining("remote.deadlineMs must be positive");
   }
 
+  /**
+   * Settings out of range are refused where they are given. A null idle timeout was a
+   * NullPointerException at start, a port beyond 65535 Java's "port out of range" from Jetty,
+   * and a metadata lifetime of zero or less gave clients metadata already expired.
+   */
+  @Test
+  void builder_settingsOutOfRange_areRefusedWhenGiven() {
+    KvServer.Builder b = KvServer.builder();
+    assertThatThrownBy(() -> b.port(70_000)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("port is 0 (any free port) to 65535: 70000");
+    assertThatThrownBy(() -> b.port(-1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.maxThreads(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxThreads must be positive: 0");
+    assertThatThrownBy(() -> b.idleTimeout(null)).isInstanceOf(NullPointerException.class)
+        .hasMessage("idleTimeout");
+    assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("idleTimeout must be positive: PT0S");
+    assertThatThrownBy(() -> b.metadataLifetime(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("metadataLifetime must be positive: PT-1S");
+    assertThatThrownBy(() -> b.drainTimeout(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("drainTimeout must not be negative: PT-1S");
+    assertThatThrownBy(() -> b.bodyDeadline(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("bodyDeadline must be positive: PT0S");
+    b.port(0).maxThreads(64).idleTimeout(Duration.ofSeconds(1)).drainTimeout(Duration.ZERO)
+        .metadataLifetime(Duration.ofMinutes(1)); // in range: taken
+  }
+
   /** Java's parser and Jetty said "Expected authority at index 7" or "Invalid URI host: null". */
   @Test
   void remoteEngine_aUrlWithoutAUsableHostOrPort_isRefusedNamingTheRule() {
