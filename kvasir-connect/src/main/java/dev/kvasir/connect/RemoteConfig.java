@@ -55,6 +55,13 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
     if (maxRetries < 0) {
       throw new KvArgumentException("remote.maxRetries must be >= 0: " + maxRetries);
     }
+    if (Objects.requireNonNull(retryDelay, "retryDelay").isNegative()) {
+      throw new KvArgumentException("remote.retryDelayMs must be >= 0: "
+          + retryDelay.toMillis());
+    }
+    if (Objects.requireNonNull(timeout, "timeout").isNegative() || timeout.isZero()) {
+      throw new KvArgumentException("remote.timeoutMs must be positive: " + timeout.toMillis());
+    }
     if (deadline.isPresent() && (deadline.get().isNegative() || deadline.get().isZero())) {
       throw new KvArgumentException("remote.deadlineMs must be positive: "
           + deadline.get().toMillis());

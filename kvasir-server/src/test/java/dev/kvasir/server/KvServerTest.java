@@ -382,6 +382,16 @@ class KvServerTest {
         KvOptions.defaults().with("accessToken", Served.TOKEN).with("remote.deadlineMs", "0")))
         .isInstanceOf(KvArgumentException.class)
         .hasMessageContaining("remote.deadlineMs must be positive");
+    // A negative retry delay was "bound must be positive" at the first retry; a timeout of 0
+    // was taken.
+    assertThatThrownBy(() -> RemoteConfig.from("http://127.0.0.1:1", KvOptions.defaults()
+        .with("accessToken", Served.TOKEN).with("remote.retryDelayMs", "-1")))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("remote.retryDelayMs must be >= 0: -1");
+    assertThatThrownBy(() -> RemoteConfig.from("http://127.0.0.1:1", KvOptions.defaults()
+        .with("accessToken", Served.TOKEN).with("remote.timeoutMs", "0")))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("remote.timeoutMs must be positive: 0");
   }
 
   /**
