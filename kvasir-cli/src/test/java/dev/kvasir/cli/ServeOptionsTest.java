@@ -118,7 +118,7 @@ class ServeOptionsTest {
     Path config = Files.writeString(dir.resolve("kvasir.properties"),
         "db-option = sqlite.readers=0\n");
     assertThat(serveError("--db", db.toString(), "--port", "0", "--config", config.toString()))
-        .contains("readers must be 1 to 64");
+        .contains("sqlite.readers must be 1 to 64");
   }
 
   @Test

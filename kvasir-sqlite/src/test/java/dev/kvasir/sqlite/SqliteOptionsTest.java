@@ -40,4 +40,20 @@ class SqliteOptionsTest {
         KvOptions.defaults().with("sqlite.readers", "many")))
         .isInstanceOf(KvArgumentException.class).hasMessageContaining("must be an integer");
   }
+
+  /** Named as the option, not the setter; 4294967297 readers, cast to an int, were 1. */
+  @Test
+  void anOptionOutOfRange_isRefused_namingTheOption() {
+    for (String readers : new String[] {"0", "65", "4294967297"}) {
+      assertThatThrownBy(() -> Kv.open(dir.resolve("e.sqlite3").toString(),
+          KvOptions.defaults().with("sqlite.readers", readers)))
+          .isInstanceOf(KvArgumentException.class)
+          .hasMessage("sqlite.readers must be 1 to 64: received " + readers);
+    }
+    assertThatThrownBy(() -> Kv.open(dir.resolve("e.sqlite3").toString(),
+        KvOptions.defaults().with("sqlite.busyTimeoutMs", "-5")))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("sqlite.busyTimeoutMs must not be negative: received -5");
+    assertThat(dir.resolve("e.sqlite3")).doesNotExist();
+  }
 }
