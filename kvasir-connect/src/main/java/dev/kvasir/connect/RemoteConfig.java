@@ -79,7 +79,7 @@ public record RemoteConfig(URI url, String accessToken, int maxRetries, Duration
         .orElse(System.getenv("DENO_KV_ACCESS_TOKEN"));
     URI url = serverUrl(location);
     return new RemoteConfig(url, token,
-        (int) options.longValue(RemoteOptions.MAX_RETRIES, 10),
+        options.intValue(RemoteOptions.MAX_RETRIES, 10, 0, Integer.MAX_VALUE),
         Duration.ofMillis(options.longValue(RemoteOptions.RETRY_DELAY_MS, 200)),
         Duration.ofMillis(options.longValue(RemoteOptions.TIMEOUT_MS, 30_000)),
         options.get(RemoteOptions.DEADLINE_MS)

@@ -59,6 +59,20 @@ public final class KvOptions {
   }
 
   /**
+   * An integer option from {@code min} to {@code max}, or {@code fallback} when it is not set.
+   * A cast of {@link #longValue} to {@code int} would take 4294967297 for 1.
+   *
+   * @throws KvArgumentException naming the option if it is no integer or out of that range
+   */
+  public int intValue(String name, int fallback, int min, int max) {
+    long v = longValue(name, fallback);
+    if (v < min || v > max) {
+      throw new KvArgumentException(name + " must be " + min + " to " + max + ": received " + v);
+    }
+    return (int) v;
+  }
+
+  /**
    * A {@code true}/{@code false} option, or {@code fallback} when it is not set.
    *
    * @throws KvArgumentException naming the option if it is neither

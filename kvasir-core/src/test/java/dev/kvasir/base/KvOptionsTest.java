@@ -17,4 +17,18 @@ class KvOptionsTest {
         .isInstanceOf(KvArgumentException.class)
         .hasMessage("c must be true or false: received yes");
   }
+
+  @Test
+  void intValue_takesIntegersInItsRange_andNamesTheOptionOfOthers() {
+    KvOptions options = KvOptions.defaults().with("n", "7").with("huge", "4294967297")
+        .with("low", "0");
+    assertThat(options.intValue("n", 1, 1, 64)).isEqualTo(7);
+    assertThat(options.intValue("unset", 4, 1, 64)).isEqualTo(4);
+    assertThatThrownBy(() -> options.intValue("huge", 4, 1, 64))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("huge must be 1 to 64: received 4294967297");
+    assertThatThrownBy(() -> options.intValue("low", 4, 1, 64))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("low must be 1 to 64: received 0");
+  }
 }

@@ -143,10 +143,15 @@ public final class PostgresConfig {
     if (schema != null) {
       c = c.schema(schema);
     }
-    c = c.poolSize((int) options.longValue(PostgresOptions.POOL_SIZE, c.poolSize));
+    // Checked here, by the options' names: the typed setters name their parameters.
+    c = c.poolSize(options.intValue(PostgresOptions.POOL_SIZE, c.poolSize, 3, 1000));
     c = c.readOnly(options.booleanValue(PostgresOptions.READ_ONLY, false));
-    return c.retryTimeout(Duration.ofMillis(options.longValue(PostgresOptions.RETRY_TIMEOUT_MS,
-        c.retryTimeout.toMillis())));
+    long retryMs = options.longValue(PostgresOptions.RETRY_TIMEOUT_MS, c.retryTimeout.toMillis());
+    if (retryMs < 0) {
+      throw new KvArgumentException(PostgresOptions.RETRY_TIMEOUT_MS + " must not be negative:"
+          + " received " + retryMs);
+    }
+    return c.retryTimeout(Duration.ofMillis(retryMs));
   }
 
   /** @throws KvArgumentException unless a lower-case SQL identifier of at most 63 bytes */

@@ -81,4 +81,15 @@ class PostgresConfigTest {
         .isInstanceOf(KvArgumentException.class)
         .hasMessage("poolSize must be 3 to 1000: received 2");
   }
+
+  /** By the options' names; a pool size of 4294967299, cast to an int, was 3. */
+  @Test
+  void optionsOutOfRange_areRefused_namingTheOption() {
+    assertThatThrownBy(() -> PostgresConfig.from("postgresql://h/d", KvOptions.defaults()
+        .with("postgres.poolSize", "4294967299"))).isInstanceOf(KvArgumentException.class)
+        .hasMessage("postgres.poolSize must be 3 to 1000: received 4294967299");
+    assertThatThrownBy(() -> PostgresConfig.from("postgresql://h/d", KvOptions.defaults()
+        .with("postgres.retryTimeoutMs", "-1"))).isInstanceOf(KvArgumentException.class)
+        .hasMessage("postgres.retryTimeoutMs must not be negative: received -1");
+  }
 }

@@ -73,19 +73,14 @@ public final class SqliteConfig {
             + " or EXTRA: received " + sync);
       }
     }
-    // Checked here, by the options' names: the typed setters name their parameters, and a
-    // long cast to int took 4294967297 readers for 1.
-    long readers = options.longValue(SqliteOptions.READERS, c.readers);
-    if (readers < 1 || readers > 64) {
-      throw new KvArgumentException(SqliteOptions.READERS + " must be 1 to 64: received "
-          + readers);
-    }
+    // Checked here, by the options' names: the typed setters name their parameters.
+    int readers = options.intValue(SqliteOptions.READERS, c.readers, 1, 64);
     long busyMs = options.longValue(SqliteOptions.BUSY_TIMEOUT_MS, c.busyTimeout.toMillis());
     if (busyMs < 0) {
       throw new KvArgumentException(SqliteOptions.BUSY_TIMEOUT_MS + " must not be negative:"
           + " received " + busyMs);
     }
-    return c.readers((int) readers).readOnly(options.booleanValue(SqliteOptions.READ_ONLY,
+    return c.readers(readers).readOnly(options.booleanValue(SqliteOptions.READ_ONLY,
         false)).busyTimeout(Duration.ofMillis(busyMs));
   }
 
