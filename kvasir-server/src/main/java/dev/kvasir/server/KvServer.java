@@ -560,7 +560,6 @@ public final class KvServer implements AutoCloseable {
       return this;
     }
 
-    /** Builds and starts the server. */
     private static Duration positive(Duration d, String name) {
       if (Objects.requireNonNull(d, name).isNegative() || d.isZero()) {
         throw new IllegalArgumentException(name + " must be positive: " + d);
@@ -568,6 +567,7 @@ public final class KvServer implements AutoCloseable {
       return d;
     }
 
+    /** Builds and starts the server. */
     public KvServer start() {
       if (engine == null) {
         throw new IllegalStateException("no engine to serve (engine)");
