@@ -1,5 +1,6 @@
 package dev.kvasir.base;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,20 @@ public final class KvOptions {
       throw new KvArgumentException(name + " must be " + min + " to " + max + ": received " + v);
     }
     return (int) v;
+  }
+
+  /**
+   * A duration option given in whole milliseconds ({@code sqlite.busyTimeoutMs}), or {@code
+   * fallback} when it is not set.
+   *
+   * @throws KvArgumentException naming the option if it is no integer or negative
+   */
+  public Duration millisValue(String name, Duration fallback) {
+    long ms = longValue(name, fallback.toMillis());
+    if (ms < 0) {
+      throw new KvArgumentException(name + " must not be negative: received " + ms);
+    }
+    return Duration.ofMillis(ms);
   }
 
   /**

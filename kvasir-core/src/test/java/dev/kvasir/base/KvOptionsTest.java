@@ -3,6 +3,7 @@ package dev.kvasir.base;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class KvOptionsTest {
@@ -30,5 +31,16 @@ class KvOptionsTest {
     assertThatThrownBy(() -> options.intValue("low", 4, 1, 64))
         .isInstanceOf(KvArgumentException.class)
         .hasMessage("low must be 1 to 64: received 0");
+  }
+
+  @Test
+  void millisValue_takesWholeMillisecondsFromZero_andNamesTheOptionOfOthers() {
+    KvOptions options = KvOptions.defaults().with("wait", "1500").with("back", "-1");
+    assertThat(options.millisValue("wait", Duration.ZERO)).isEqualTo(Duration.ofMillis(1500));
+    assertThat(options.millisValue("unset", Duration.ofSeconds(5)))
+        .isEqualTo(Duration.ofSeconds(5));
+    assertThatThrownBy(() -> options.millisValue("back", Duration.ZERO))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("back must not be negative: received -1");
   }
 }

@@ -146,12 +146,8 @@ public final class PostgresConfig {
     // Checked here, by the options' names: the typed setters name their parameters.
     c = c.poolSize(options.intValue(PostgresOptions.POOL_SIZE, c.poolSize, 3, 1000));
     c = c.readOnly(options.booleanValue(PostgresOptions.READ_ONLY, false));
-    long retryMs = options.longValue(PostgresOptions.RETRY_TIMEOUT_MS, c.retryTimeout.toMillis());
-    if (retryMs < 0) {
-      throw new KvArgumentException(PostgresOptions.RETRY_TIMEOUT_MS + " must not be negative:"
-          + " received " + retryMs);
-    }
-    return c.retryTimeout(Duration.ofMillis(retryMs));
+    return c.retryTimeout(options.millisValue(PostgresOptions.RETRY_TIMEOUT_MS,
+        c.retryTimeout));
   }
 
   /** @throws KvArgumentException unless a lower-case SQL identifier of at most 63 bytes */

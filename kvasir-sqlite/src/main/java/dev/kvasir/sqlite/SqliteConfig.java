@@ -74,14 +74,9 @@ public final class SqliteConfig {
       }
     }
     // Checked here, by the options' names: the typed setters name their parameters.
-    int readers = options.intValue(SqliteOptions.READERS, c.readers, 1, 64);
-    long busyMs = options.longValue(SqliteOptions.BUSY_TIMEOUT_MS, c.busyTimeout.toMillis());
-    if (busyMs < 0) {
-      throw new KvArgumentException(SqliteOptions.BUSY_TIMEOUT_MS + " must not be negative:"
-          + " received " + busyMs);
-    }
-    return c.readers(readers).readOnly(options.booleanValue(SqliteOptions.READ_ONLY,
-        false)).busyTimeout(Duration.ofMillis(busyMs));
+    return c.readers(options.intValue(SqliteOptions.READERS, c.readers, 1, 64))
+        .readOnly(options.booleanValue(SqliteOptions.READ_ONLY, false))
+        .busyTimeout(options.millisValue(SqliteOptions.BUSY_TIMEOUT_MS, c.busyTimeout));
   }
 
   public SqliteConfig synchronous(Synchronous synchronous) {
