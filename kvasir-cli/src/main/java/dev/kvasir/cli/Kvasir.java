@@ -211,6 +211,10 @@ public final class Kvasir {
         line.getErr().println("Options go after the command's name: kvasir " + command + " "
             + String.join(" ", options) + " …");
       }
+      String databaseFirst = root.session() == null ? DatabaseFirst.hint(line, args) : null;
+      if (databaseFirst != null) {
+        line.getErr().println(databaseFirst);
+      }
       if (unknownCommand != null
           && line.getCommandSpec().findOption("--" + unknownCommand) != null) {
         // 'kvasir version' was taken for a mistyped 'serve'.
@@ -231,6 +235,12 @@ public final class Kvasir {
     });
     cli.setExecutionExceptionHandler((e, line, parsed) -> {
       line.getErr().println("error: " + message(e));
+      // 'kvasir list app.db' fails on its prefix only once run (Selection).
+      String databaseFirst = exitCode(e) != USAGE || root.session() != null ? null
+          : DatabaseFirst.hint(line, parsed.originalArgs().toArray(String[]::new));
+      if (databaseFirst != null) {
+        line.getErr().println(databaseFirst);
+      }
       line.getErr().flush();
       return exitCode(e);
     });

@@ -319,6 +319,28 @@ class CommandTreeTest {
   }
 
   @Test
+  void aDatabaseWhereTheFirstKeyGoes_isRefused_sayingItIsAnOption() {
+    String hint = "The database is an option: kvasir %s --db app.db … (or KVASIR_DB in the"
+        + " environment).";
+    for (String[] args : List.of(new String[] {"get", "app.db", "[\"a\"]"},
+        new String[] {"set", "app.db", "[\"a\"]", "1"}, new String[] {"list", "app.db"},
+        new String[] {"list", "app.db", "[\"a\"]"}, new String[] {"sum", "app.db", "[\"n\"]", "1"},
+        new String[] {"delete", "app.db", "[\"a\"]"})) {
+      StringWriter err = new StringWriter();
+      assertThat(run(err, args)).as(String.join(" ", args)).isEqualTo(Kvasir.USAGE);
+      assertThat(err.toString()).as(String.join(" ", args))
+          .contains("\n" + hint.formatted(args[0]) + "\n");
+    }
+    // A mistyped key, and a file that is not where a key goes, get no such hint.
+    for (String[] args : List.of(new String[] {"get", "users"},
+        new String[] {"import", "app.db", "--bogus"})) {
+      StringWriter err = new StringWriter();
+      assertThat(run(err, args)).isEqualTo(Kvasir.USAGE);
+      assertThat(err.toString()).as(String.join(" ", args)).doesNotContain("--db");
+    }
+  }
+
+  @Test
   void aCommandRuns_withOnlyItsOwnModelBuilt_whileHelpAndStrangeNamesSeeEveryCommand() {
     // The shell builds a command line per input; every command's model cost it 3 ms each.
     assertThat(commandFor("get", "--db", "x.sqlite3", "[\"a\"]").getSubcommands())
