@@ -11,9 +11,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
- * The hint for a database given where a command takes its first key, as {@code sqlite3 app.db
- * SQL} and {@code psql DBNAME} take it: {@code kvasir get app.db '["a"]'} said only that app.db
- * was not a key, or that the key after it was one argument too many.
+ * The hint for a database given as the first argument, as {@code sqlite3 app.db SQL} and {@code
+ * psql DBNAME} take it: {@code kvasir get app.db '["a"]'} said only that app.db was not a key,
+ * or that the key after it was one argument too many, and {@code kvasir serve app.db} that
+ * app.db was not expected.
  */
 final class DatabaseFirst {
   /** The endings of database files people name (Deno's examples use .sqlite3 and .db). */
@@ -24,14 +25,15 @@ final class DatabaseFirst {
   private DatabaseFirst() {}
 
   /**
-   * For {@code args} of a command whose first parameter is a key, when the argument after the
-   * command's name names a database instead: how to give it; else null.
+   * For {@code args} of a command whose first parameter is a key, or that has none ({@code
+   * serve}, {@code info}, {@code shell}), when the argument after the command's name names a
+   * database: how to give it; else null.
    */
   static String hint(CommandLine line, String[] args) {
     CommandSpec spec = line.getCommandSpec();
     List<PositionalParamSpec> positionals = spec.positionalParameters();
-    if (args.length < 2 || spec.findOption("--db") == null || positionals.isEmpty()
-        || !KEY_LABELS.contains(positionals.get(0).paramLabel())
+    if (args.length < 2 || spec.findOption("--db") == null || !positionals.isEmpty()
+        && !KEY_LABELS.contains(positionals.get(0).paramLabel())
         || !names(spec).contains(args[0]) || !namesADatabase(args[1])) {
       return null;
     }

@@ -182,7 +182,7 @@ final class ImportCommand extends DbCommand {
     if (line != null) {
       return stoppedBySignal(Math.max(lineNumber, skip));
     }
-    err().println("imported " + imported + " entries");
+    err().println("imported " + imported + (imported == 1 ? " entry" : " entries"));
     return 0;
   }
 

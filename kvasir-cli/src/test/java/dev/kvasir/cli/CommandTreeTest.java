@@ -325,7 +325,8 @@ class CommandTreeTest {
     for (String[] args : List.of(new String[] {"get", "app.db", "[\"a\"]"},
         new String[] {"set", "app.db", "[\"a\"]", "1"}, new String[] {"list", "app.db"},
         new String[] {"list", "app.db", "[\"a\"]"}, new String[] {"sum", "app.db", "[\"n\"]", "1"},
-        new String[] {"delete", "app.db", "[\"a\"]"})) {
+        new String[] {"delete", "app.db", "[\"a\"]"}, new String[] {"serve", "app.db"},
+        new String[] {"info", "app.db"})) {
       StringWriter err = new StringWriter();
       assertThat(run(err, args)).as(String.join(" ", args)).isEqualTo(Kvasir.USAGE);
       assertThat(err.toString()).as(String.join(" ", args))
