@@ -188,6 +188,12 @@ public final class KvServer implements AutoCloseable {
     return connections.open();
   }
 
+  /** The pool's threads that Jetty keeps from requests, on this machine. */
+  private int threadsJettyTakes() {
+    return connector.getAcceptors() + connector.getSelectorManager().getSelectorCount()
+        + ((QueuedThreadPool) jetty.getThreadPool()).getMaxReservedThreads();
+  }
+
   public InetSocketAddress address() {
     return new InetSocketAddress(connector.getHost(), port());
   }
@@ -579,7 +585,15 @@ public final class KvServer implements AutoCloseable {
       try {
         server.jetty.start();
       } catch (Exception e) {
+        int taken = server.threadsJettyTakes(); // before close, which ends the reserve
         server.close();
+        if (String.valueOf(e.getMessage()).startsWith("Insufficient configured threads")) {
+          // Jetty's words ("required=2 < max=2") count only the threads taken before it
+          // failed, and name neither the setting nor the least it takes.
+          throw new IllegalArgumentException("maxThreads " + maxThreads + " is too few on this"
+              + " machine: Jetty keeps " + taken + " for accepting, selecting and in reserve,"
+              + " so requests need at least " + (taken + 1), e);
+        }
         throw new IllegalStateException("cannot serve on " + host + ":" + port + ": "
             + e.getMessage(), e);
       }

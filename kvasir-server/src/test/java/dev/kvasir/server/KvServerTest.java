@@ -2,6 +2,7 @@ package dev.kvasir.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.google.protobuf.ByteString;
 import dev.kvasir.AsyncKv;
@@ -423,6 +424,24 @@ class KvServerTest {
         .hasMessage("bodyDeadline must be positive: PT0S");
     b.port(0).maxThreads(64).idleTimeout(Duration.ofSeconds(1)).drainTimeout(Duration.ZERO)
         .metadataLifetime(Duration.ofMinutes(1)); // in range: taken
+  }
+
+  /** Jetty's own words were "Insufficient configured threads: required=2 < max=2". */
+  @Test
+  void tooFewThreadsForTheMachine_isRefusedAtStart_sayingHowManyItTakes() {
+    KvServer.Builder builder = KvServer.builder(served.backing).accessToken(Served.TOKEN)
+        .port(0);
+    Throwable refused = catchThrowable(() -> builder.maxThreads(1).start());
+    assertThat(refused).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageMatching("maxThreads 1 is too few on this machine: Jetty keeps \\d+ for"
+            + " accepting, selecting and in reserve, so requests need at least \\d+");
+    int least = Integer.parseInt(refused.getMessage().replaceAll(".* at least ", ""));
+    try (KvServer server = builder.maxThreads(least).start();
+        Kv kv = Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN))) {
+      kv.set(KvKey.of("k"), 1);
+      assertThat(kv.get(KvKey.of("k")).value()).as("served with the least it named")
+          .isEqualTo(1.0);
+    }
   }
 
   /** Java's parser and Jetty said "Expected authority at index 7" or "Invalid URI host: null". */
