@@ -32,8 +32,9 @@ final class DatabaseFirst {
   static String hint(CommandLine line, String[] args) {
     CommandSpec spec = line.getCommandSpec();
     List<PositionalParamSpec> positionals = spec.positionalParameters();
-    if (args.length < 2 || spec.findOption("--db") == null || !positionals.isEmpty()
-        && !KEY_LABELS.contains(positionals.get(0).paramLabel())
+    boolean takesAKeyFirstOrNothing = positionals.isEmpty()
+        || KEY_LABELS.contains(positionals.get(0).paramLabel());
+    if (args.length < 2 || spec.findOption("--db") == null || !takesAKeyFirstOrNothing
         || !names(spec).contains(args[0]) || !namesADatabase(args[1])) {
       return null;
     }

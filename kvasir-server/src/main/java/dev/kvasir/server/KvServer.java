@@ -585,11 +585,13 @@ public final class KvServer implements AutoCloseable {
       try {
         server.jetty.start();
       } catch (Exception e) {
-        int taken = server.threadsJettyTakes(); // before close, which ends the reserve
+        // Jetty's words ("required=2 < max=2") count only the threads taken before it failed,
+        // and name neither the setting nor the least it takes.
+        boolean tooFewThreads = String.valueOf(e.getMessage())
+            .startsWith("Insufficient configured threads");
+        int taken = tooFewThreads ? server.threadsJettyTakes() : 0; // before close ends them
         server.close();
-        if (String.valueOf(e.getMessage()).startsWith("Insufficient configured threads")) {
-          // Jetty's words ("required=2 < max=2") count only the threads taken before it
-          // failed, and name neither the setting nor the least it takes.
+        if (tooFewThreads) {
           throw new IllegalArgumentException("maxThreads " + maxThreads + " is too few on this"
               + " machine: Jetty keeps " + taken + " for accepting, selecting and in reserve,"
               + " so requests need at least " + (taken + 1), e);
