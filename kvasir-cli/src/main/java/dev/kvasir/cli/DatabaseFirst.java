@@ -3,7 +3,6 @@ package dev.kvasir.cli;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import picocli.CommandLine;
@@ -35,17 +34,11 @@ final class DatabaseFirst {
     boolean takesAKeyFirstOrNothing = positionals.isEmpty()
         || KEY_LABELS.contains(positionals.get(0).paramLabel());
     if (args.length < 2 || spec.findOption("--db") == null || !takesAKeyFirstOrNothing
-        || !names(spec).contains(args[0]) || !namesADatabase(args[1])) {
+        || !spec.names().contains(args[0]) || !namesADatabase(args[1])) {
       return null;
     }
     return "The database is an option: kvasir " + args[0] + " --db " + args[1]
         + " … (or KVASIR_DB in the environment).";
-  }
-
-  private static List<String> names(CommandSpec spec) {
-    List<String> names = new ArrayList<>(List.of(spec.aliases()));
-    names.add(spec.name());
-    return names;
   }
 
   /** Whether {@code arg} reads as a database location rather than a mistyped key. */

@@ -211,10 +211,7 @@ public final class Kvasir {
         line.getErr().println("Options go after the command's name: kvasir " + command + " "
             + String.join(" ", options) + " …");
       }
-      String databaseFirst = root.session() == null ? DatabaseFirst.hint(line, args) : null;
-      if (databaseFirst != null) {
-        line.getErr().println(databaseFirst);
-      }
+      printDatabaseFirst(root, line, args);
       if (unknownCommand != null
           && line.getCommandSpec().findOption("--" + unknownCommand) != null) {
         // 'kvasir version' was taken for a mistyped 'serve'.
@@ -235,16 +232,22 @@ public final class Kvasir {
     });
     cli.setExecutionExceptionHandler((e, line, parsed) -> {
       line.getErr().println("error: " + message(e));
-      // 'kvasir list app.db' fails on its prefix only once run (Selection).
-      String databaseFirst = exitCode(e) != USAGE || root.session() != null ? null
-          : DatabaseFirst.hint(line, parsed.originalArgs().toArray(String[]::new));
-      if (databaseFirst != null) {
-        line.getErr().println(databaseFirst);
+      if (exitCode(e) == USAGE) {
+        // 'kvasir list app.db' fails on its prefix only once run (Selection).
+        printDatabaseFirst(root, line, parsed.originalArgs().toArray(String[]::new));
       }
       line.getErr().flush();
       return exitCode(e);
     });
     return cli;
+  }
+
+  /** Says that the database is an option, where {@code args} give it first (not in the shell). */
+  private static void printDatabaseFirst(Kvasir root, CommandLine line, String[] args) {
+    String hint = root.session() == null ? DatabaseFirst.hint(line, args) : null;
+    if (hint != null) {
+      line.getErr().println(hint);
+    }
   }
 
   /**
