@@ -204,7 +204,7 @@ final class Reader {
       }
       Beans.Bean bean = Beans.of(c);
       if (bean != null) {
-        return bean(m, c, bean, arguments, path);
+        return bean(m, c, bean, arguments, path, c);
       }
     }
     if (c.isArray()) {
@@ -222,6 +222,9 @@ final class Reader {
   }
 
   private Object fromCodec(ValueCodec codec, Object value, Type type, Where path) {
+    if (codec instanceof TaggedCodec tagged) {
+      return tagged(value, type, tagged, path);
+    }
     try {
       return codec.read(value, type, mapper);
     } catch (KvTypeException e) {
@@ -229,6 +232,44 @@ final class Reader {
     } catch (RuntimeException e) {
       throw new KvTypeException(path + ": " + codec + " cannot read " + shown(value) + ": " + e);
     }
+  }
+
+  /** {@code value}, as read, as {@code type}, which {@code codec} handles. */
+  static Object readTagged(ValueMapper mapper, Object value, Type type, TaggedCodec codec) {
+    try {
+      return new Reader(mapper, INLINE_DEPTH).tagged(value, type, codec, Where.VALUE);
+    } catch (LargeStack.Deeper | StackOverflowError e) {
+      return LargeStack.call(() -> new Reader(mapper, Integer.MAX_VALUE).tagged(value, type,
+          codec, Where.VALUE));
+    }
+  }
+
+  /**
+   * An object whose tag names the record or bean it is read as; the type's arguments ({@code
+   * Result<Todo>}) bind that class's variables where its declaration passes them on ({@code
+   * record Ok<T>(T value) implements Result<T>}).
+   */
+  private Object tagged(Object value, Type type, TaggedCodec codec, Where path) {
+    if (value == null || value == Undefined.INSTANCE) {
+      return null;
+    }
+    Class<?> raw = type instanceof ParameterizedType p ? (Class<?>) p.getRawType()
+        : (Class<?>) type;
+    if (!(value instanceof Map<?, ?> m)) {
+      throw fail(path, value, raw);
+    }
+    Class<?> c;
+    try {
+      c = codec.classFor(m.get(codec.tag()), raw);
+    } catch (KvTypeException e) {
+      throw new KvTypeException(path + ": " + e.getMessage());
+    }
+    TypeArguments arguments = type instanceof ParameterizedType p
+        ? TypeArguments.passedOn(c, raw, p.getActualTypeArguments()) : TypeArguments.NONE;
+    if (c.isRecord()) {
+      return record(m, c, arguments, path);
+    }
+    return bean(m, c, Beans.of(c), arguments, path, type);
   }
 
   private static Object constant(String name, Class<?> c, Where path) {
@@ -361,8 +402,9 @@ final class Reader {
     }
   }
 
+  /** A bean; {@code readAs}, the type it is read as ({@code type} or one it implements). */
   private Object bean(Map<?, ?> map, Class<?> type, Beans.Bean bean, TypeArguments arguments,
-      Where path) {
+      Where path, Type readAs) {
     Object out;
     try {
       out = bean.constructor().newInstance();
@@ -371,7 +413,7 @@ final class Reader {
     } catch (ReflectiveOperationException | RuntimeException e) {
       throw new KvTypeException(path + ": cannot construct " + type.getName() + ": " + e);
     }
-    madeBeforeItsContents(map, type, out);
+    madeBeforeItsContents(map, readAs, out);
     for (Beans.Property p : bean.properties()) {
       if (!map.containsKey(p.name())) {
         continue; // the constructor's value stays
@@ -530,10 +572,11 @@ final class Reader {
         && (target.isInterface() || Modifier.isAbstract(target.getModifiers()));
     return new KvTypeException(path + ": cannot convert " + shown(value) + " to "
         + target.getName() + (abstractTarget ? ", an interface or abstract class, which an object"
-            + " is read as only through a ValueCodec (docs/mapping.md §5)" : ""));
+            + " is read as only through a ValueCodec, such as ValueCodec.sealed or .tagged,"
+            + " which tag each object with its class (docs/mapping.md §5)" : ""));
   }
 
-  private static String shown(Object value) {
+  static String shown(Object value) {
     return value == null ? "null" : value instanceof String s ? '"' + s + '"'
         : value.getClass().isArray() || value instanceof Collection<?> || value instanceof Map<?, ?>
             ? value.getClass().getSimpleName()

@@ -1,12 +1,14 @@
 package dev.kvasir.mapping;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 
 /**
  * What reading a record needs of its class, looked up once per class: its components' names
- * and generic types, and its canonical constructor. Looked up for every value read, the
+ * and generic types, and its canonical constructor; and its accessors, for a tagged class
+ * ({@link TaggedCodec}) that is written as an object of its own. Looked up for every value read, the
  * reflection (the generic types parsed from their signatures, the constructor found and opened)
  * was most of the time a read of a small record took.
  */
@@ -29,23 +31,29 @@ final class Records {
    * A record class's components and constructor; instead of the constructor, why it cannot be
    * reached (a package not opened to Kvasir), to be reported on each read.
    */
-  record Shape(String[] names, Type[] types, Constructor<?> constructor, String unusable) {
+  record Shape(String[] names, Type[] types, Method[] accessors, Constructor<?> constructor,
+      String unusable) {
     static Shape of(Class<?> type) {
       RecordComponent[] components = type.getRecordComponents();
       String[] names = new String[components.length];
       Type[] types = new Type[components.length];
+      Method[] accessors = new Method[components.length];
       Class<?>[] erased = new Class<?>[components.length];
       for (int i = 0; i < components.length; i++) {
         names[i] = components[i].getName();
         types[i] = components[i].getGenericType();
+        accessors[i] = components[i].getAccessor();
         erased[i] = components[i].getType();
       }
       try {
         Constructor<?> constructor = type.getDeclaredConstructor(erased);
         constructor.setAccessible(true);
-        return new Shape(names, types, constructor, null);
+        for (Method accessor : accessors) {
+          accessor.setAccessible(true);
+        }
+        return new Shape(names, types, accessors, constructor, null);
       } catch (ReflectiveOperationException | RuntimeException e) {
-        return new Shape(names, types, null, e.toString());
+        return new Shape(names, types, accessors, null, e.toString());
       }
     }
   }

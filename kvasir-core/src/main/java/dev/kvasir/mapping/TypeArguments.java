@@ -5,8 +5,10 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -38,6 +40,29 @@ final class TypeArguments {
       bound.put(variables[i], arguments[i]);
     }
     return new TypeArguments(bound);
+  }
+
+  /**
+   * The type variables of {@code c}, a class that implements or extends {@code raw} directly,
+   * bound to {@code arguments}, {@code raw}'s, where {@code c}'s declaration passes them on: for
+   * {@code record Ok<T>(T value) implements Result<T>} read as {@code Result<Todo>}, Ok's {@code
+   * T} is {@code Todo}. A variable it does not pass on stays unbound.
+   */
+  static TypeArguments passedOn(Class<?> c, Class<?> raw, Type[] arguments) {
+    List<Type> supertypes = new ArrayList<>(List.of(c.getGenericInterfaces()));
+    supertypes.add(c.getGenericSuperclass());
+    Map<TypeVariable<?>, Type> bound = new HashMap<>();
+    for (Type supertype : supertypes) {
+      if (supertype instanceof ParameterizedType p && p.getRawType() == raw) {
+        Type[] passed = p.getActualTypeArguments();
+        for (int i = 0; i < passed.length && i < arguments.length; i++) {
+          if (passed[i] instanceof TypeVariable<?> v && v.getGenericDeclaration() == c) {
+            bound.put(v, arguments[i]);
+          }
+        }
+      }
+    }
+    return bound.isEmpty() ? NONE : new TypeArguments(bound);
   }
 
   /**

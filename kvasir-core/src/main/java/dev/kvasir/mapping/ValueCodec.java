@@ -2,6 +2,8 @@ package dev.kvasir.mapping;
 
 import dev.kvasir.base.KvTypeException;
 import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -63,5 +65,44 @@ public interface ValueCodec {
         return "ValueCodec[" + type.getName() + "]";
       }
     };
+  }
+
+  /**
+   * A codec for the sealed interface or abstract class {@code type} (docs/mapping.md §5): each
+   * of its records and JavaBeans, through sealed levels, is written as an object with one more
+   * property, {@code tagProperty}, whose value is the class's simple name, and read back as the
+   * class that name gives. Deno sees a discriminated union:
+   *
+   * <pre>{@code
+   * sealed interface Shape permits Circle, Square {}
+   * ValueMapper mapper = ValueMapper.defaults().with(ValueCodec.sealed(Shape.class, "type"));
+   * kv.set(key, List.of(new Circle(1.5)));   // Deno: [{type: "Circle", radius: 1.5}]
+   * }</pre>
+   *
+   * @throws IllegalArgumentException if {@code type} is not sealed, a class it permits is
+   *     neither a record nor a bean or has a property named {@code tagProperty}, or two share a
+   *     simple name (then name them with {@link #tagged})
+   */
+  static <T> ValueCodec sealed(Class<T> type, String tagProperty) {
+    return new TaggedCodec(type, tagProperty, TaggedCodec.permitted(type));
+  }
+
+  /**
+   * A codec for the interface or abstract class {@code type}, sealed or not, whose
+   * implementations are the records and JavaBeans {@code classes} names: each is written as an
+   * object with one more property, {@code tagProperty}, whose value is its name in {@code
+   * classes}, and read back as the class that name gives. Writing an implementation that
+   * {@code classes} lacks is an error.
+   *
+   * <pre>{@code
+   * ValueCodec.tagged(Shape.class, "kind", Map.of("circle", Circle.class, "square", Square.class))
+   * }</pre>
+   *
+   * @throws IllegalArgumentException if a class is not a {@code type}, is neither a record nor
+   *     a bean, has a property named {@code tagProperty} or is named twice
+   */
+  static <T> ValueCodec tagged(Class<T> type, String tagProperty,
+      Map<String, Class<? extends T>> classes) {
+    return new TaggedCodec(type, tagProperty, new TreeMap<>(classes));
   }
 }

@@ -347,6 +347,7 @@ class ReaderTest {
         .isInstanceOf(KvTypeException.class)
         .hasMessageStartingWith("value.shape: cannot convert JsObject to " + Shape.class.getName()
             + ", an interface or abstract class, which an object is read as only through a"
-            + " ValueCodec (docs/mapping.md §5)");
+            + " ValueCodec, such as ValueCodec.sealed or .tagged, which tag each object with its"
+            + " class (docs/mapping.md §5)");
   }
 }

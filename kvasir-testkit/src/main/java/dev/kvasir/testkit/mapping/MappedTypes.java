@@ -63,8 +63,20 @@ public final class MappedTypes {
   public static final ValueCodec MONEY = ValueCodec.of(Money.class, Money::toString,
       js -> Money.parse((String) js));
 
-  /** The mapper with {@link #MONEY}, which the samples need. */
-  public static final ValueMapper MAPPER = ValueMapper.defaults().with(MONEY);
+  /** A sealed interface of records, which {@link #SHAPES} writes with a tag. */
+  public sealed interface Shape permits Circle, Square {}
+
+  /** One of {@link Shape}'s records. */
+  public record Circle(double radius) implements Shape {}
+
+  /** The other. */
+  public record Square(double side) implements Shape {}
+
+  /** The codec for {@link Shape}: {@code {type: "Circle", radius: 1.5}}. */
+  public static final ValueCodec SHAPES = ValueCodec.sealed(Shape.class, "type");
+
+  /** The mapper with {@link #MONEY} and {@link #SHAPES}, which the samples need. */
+  public static final ValueMapper MAPPER = ValueMapper.defaults().with(MONEY).with(SHAPES);
 
   /**
    * One sample: written, read back as {@code type}, it must equal {@code value}; Deno sees it as
@@ -143,6 +155,9 @@ public final class MappedTypes {
         new Sample("Set of enums", Set.of(Status.OPEN), new TypeRef<Set<Status>>() {}.type(),
             "Set [\"OPEN\"]"),
         new Sample("ValueCodec", new Money(new BigDecimal("12.50"), "EUR"), Money.class,
-            "string \"12.50 EUR\""));
+            "string \"12.50 EUR\""),
+        new Sample("sealed interface", List.of(new Circle(1.5), new Square(2)),
+            new TypeRef<List<Shape>>() {}.type(),
+            "array [{\"type\":\"Circle\",\"radius\":1.5},{\"type\":\"Square\",\"side\":2}]"));
   }
 }
