@@ -8,9 +8,9 @@ import java.lang.reflect.Type;
 /**
  * What reading a record needs of its class, looked up once per class: its components' names
  * and generic types, and its canonical constructor; and its accessors, for a tagged class
- * ({@link TaggedCodec}) that is written as an object of its own. Looked up for every value read, the
- * reflection (the generic types parsed from their signatures, the constructor found and opened)
- * was most of the time a read of a small record took.
+ * ({@link TaggedCodec}) that is written as an object of its own. Looked up for every value
+ * read, the reflection (the generic types parsed from their signatures, the constructor found
+ * and opened) was most of the time a read of a small record took.
  */
 final class Records {
   private static final ClassValue<Shape> SHAPES = new ClassValue<>() {

@@ -55,9 +55,14 @@ final class TaggedCodec implements ValueCodec {
     List<Class<?>> pending = new ArrayList<>(List.of(sealed.getPermittedSubclasses()));
     while (!pending.isEmpty()) {
       Class<?> c = pending.remove(0);
-      if (c.isSealed() && (c.isInterface() || Modifier.isAbstract(c.getModifiers()))) {
+      boolean abstractType = c.isInterface() || Modifier.isAbstract(c.getModifiers());
+      if (abstractType && c.isSealed()) {
         pending.addAll(List.of(c.getPermittedSubclasses()));
         continue;
+      }
+      if (abstractType) {
+        throw new IllegalArgumentException(c.getName() + " is non-sealed, so its classes cannot"
+            + " be listed: name them with ValueCodec.tagged(type, tagProperty, Map.of(…))");
       }
       Class<?> same = byName.put(c.getSimpleName(), c);
       if (same != null) {

@@ -182,6 +182,12 @@ class TaggedCodecTest {
 
   sealed interface Twin permits First.Same, Second.Same {}
 
+  sealed interface Partly permits Listed, Elsewhere {}
+
+  record Listed(String name) implements Partly {}
+
+  non-sealed interface Elsewhere extends Partly {}
+
   static final class First {
     record Same(int n) implements Twin {}
   }
@@ -212,6 +218,9 @@ class TaggedCodecTest {
     assertThatThrownBy(() -> ValueCodec.sealed(Twin.class, "type"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("have the same simple name");
+    assertThatThrownBy(() -> ValueCodec.sealed(Partly.class, "type"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(Elsewhere.class.getName() + " is non-sealed");
     @SuppressWarnings({"unchecked", "rawtypes"})
     Map<String, Class<? extends Named>> notNamed = (Map) Map.of("d", Dog.class);
     assertThatThrownBy(() -> ValueCodec.tagged(Named.class, "kind", notNamed))
