@@ -55,12 +55,15 @@ final class ShellCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    // UTF-8 whatever the locale, as the other commands' output (docs/operations.md §2); and
-    // input that is not a terminal (a script piped in) reads as a dumb terminal without
-    // JLine's warning about it.
+    // UTF-8 whatever the locale, as the other commands' output (docs/operations.md §2), for
+    // each stream: JLine takes a stream's encoding from Java's stdin.encoding (and stdout's,
+    // stderr's) before the terminal's, and Java 25 sets those from the locale, so a script
+    // piped in the C locale was read as ASCII there. Input that is not a terminal (a script
+    // piped in) reads as a dumb terminal without JLine's warning about it.
     boolean interactive = System.console() != null;
     try (Terminal terminal = TerminalBuilder.builder().name("kvasir").system(true).dumb(true)
-        .encoding(StandardCharsets.UTF_8).build();
+        .encoding(StandardCharsets.UTF_8).stdinEncoding(StandardCharsets.UTF_8)
+        .stdoutEncoding(StandardCharsets.UTF_8).stderrEncoding(StandardCharsets.UTF_8).build();
         Kv kv = db.open(true)) {
       // A script's errors go to standard error, as sqlite3's and psql's do, so that its output
       // holds only the answers; on a terminal, both are the screen. A script's answers go to

@@ -10,6 +10,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.testkit.Blocking;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -154,7 +155,7 @@ class BackupCliIT {
         Kv remote = Kv.open(serve.url(), KvOptions.defaults().with("accessToken", TOKEN));
         WatchStream watch = remote.watch(List.of(KvKey.of("config")))) {
       assertThat(watch.next().get(0).value(String.class)).isEqualTo("v1");
-      CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+      CompletableFuture<List<KvEntry>> next = Blocking.call(watch::next);
       try (Kv kv = Kv.open("dag:" + dir.resolve("primary"))) {
         kv.set(KvKey.of("config"), "v2");
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.testkit.DenoPeer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -55,7 +56,7 @@ class BackupDenoIT {
         "--json");
     BufferedReader backupOut = new BufferedReader(new InputStreamReader(backup.getInputStream(),
         StandardCharsets.UTF_8));
-    CompletableFuture<String> backupErr = CompletableFuture.supplyAsync(() -> {
+    CompletableFuture<String> backupErr = Blocking.call(() -> {
       try {
         return new String(backup.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
       } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.kvasir.cli;
 
+import dev.kvasir.testkit.Blocking;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,8 +79,8 @@ final class Jar {
   }
 
   private static Run finish(Process p, byte[] stdin, String... args) throws Exception {
-    CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> read(p, true));
-    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> read(p, false));
+    CompletableFuture<byte[]> out = Blocking.call(() -> read(p, true));
+    CompletableFuture<byte[]> err = Blocking.call(() -> read(p, false));
     try (var in = p.getOutputStream()) {
       in.write(stdin);
     }
@@ -145,8 +146,7 @@ final class Jar {
 
   /** What {@code p}, a command started here, writes to standard error, once it ends. */
   static CompletableFuture<String> errorsOf(Process p) {
-    return CompletableFuture.supplyAsync(() -> new String(read(p, false),
-        StandardCharsets.UTF_8));
+    return Blocking.call(() -> new String(read(p, false), StandardCharsets.UTF_8));
   }
 
   private static byte[] read(Process p, boolean stdout) {

@@ -2,6 +2,7 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvasir.testkit.Blocking;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ class LauncherIT {
     pb.environment().put("JAVA_HOME", javaHome);
     pb.environment().put("JAVA_OPTS", "-XshowSettings:properties -Dkvasir.launcher.test=seen");
     Process p = pb.start();
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p, false));
+    CompletableFuture<String> err = Blocking.call(() -> read(p, false));
     String out = read(p, true);
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     String errors = err.get();
@@ -64,7 +65,7 @@ class LauncherIT {
     // made there, and the script stopped (set -e) before running the command.
     Process set = script(Map.of("TMPDIR", dir.resolve("no-tmp").toString()), "set", "--db", db,
         "[\"k\"]", "1");
-    CompletableFuture<String> setErrors = CompletableFuture.supplyAsync(() -> read(set, false));
+    CompletableFuture<String> setErrors = Blocking.call(() -> read(set, false));
     assertThat(set.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(setErrors.get()).isEmpty();
     assertThat(set.exitValue()).isZero();
@@ -86,7 +87,7 @@ class LauncherIT {
     Files.delete(made.get(0));
     Files.writeString(made.get(0), "not an archive");
     Process get = script(Map.of(), "get", "--db", db, "[\"k\"]");
-    CompletableFuture<String> getErrors = CompletableFuture.supplyAsync(() -> read(get, false));
+    CompletableFuture<String> getErrors = Blocking.call(() -> read(get, false));
     assertThat(read(get, true)).isEqualTo("1\n");
     assertThat(get.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(getErrors.get()).isEmpty();

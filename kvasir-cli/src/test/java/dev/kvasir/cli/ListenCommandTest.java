@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.EnqueueOptions;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.testkit.Blocking;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -29,7 +30,7 @@ class ListenCommandTest {
   void ctrlC_stopsTheWait_andTakesNothing() throws Exception {
     try (Kv kv = Kv.open(":memory:")) {
       StringWriter screen = new StringWriter();
-      CompletableFuture<Integer> run = CompletableFuture.supplyAsync(
+      CompletableFuture<Integer> run = Blocking.call(
           () -> listen(kv, new PrintWriter(screen, true)));
       Thread.sleep(300); // waiting for a message by now, or about to
       while (!Kvasir.interrupt()) {

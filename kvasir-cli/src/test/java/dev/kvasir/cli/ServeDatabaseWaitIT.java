@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.testkit.Blocking;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -32,7 +33,7 @@ class ServeDatabaseWaitIT {
     int port = freePort();
     String db = "postgresql://postgres@localhost:" + port + "/postgres?schema=late";
     // The database comes up seconds after the server started; the server is up only then.
-    CompletableFuture<EmbeddedPostgres> later = CompletableFuture.supplyAsync(() -> {
+    CompletableFuture<EmbeddedPostgres> later = Blocking.call(() -> {
       try {
         Thread.sleep(3_000);
         return EmbeddedPostgres.builder().setPort(port).start();

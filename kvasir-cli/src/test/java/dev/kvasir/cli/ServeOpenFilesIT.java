@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.testkit.Blocking;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,7 +56,7 @@ class ServeOpenFilesIT {
 
         // Behind 80 idle connections in the listen queue: served once the first 100 are
         // closed for their silence, after 10 s.
-        CompletableFuture<Object> queued = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Object> queued = Blocking.call(() -> {
           try (Kv kv = Kv.open(url, KvOptions.defaults().with("accessToken", TOKEN))) {
             kv.set(KvKey.of("queued"), "served");
             return kv.get(KvKey.of("queued")).value();

@@ -8,6 +8,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.testkit.InstalledJdks;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -77,7 +78,7 @@ class DistributionIT {
         List<CompletableFuture<Void>> load = new ArrayList<>();
         for (int w = 0; w < WRITERS; w++) {
           int id = w;
-          load.add(CompletableFuture.runAsync(() -> {
+          load.add(Blocking.run(() -> {
             for (int i = 0; i < SETS_EACH; i++) {
               kv.set(KvKey.of("load", id, i), i);
               if (i < GETS_EACH) {
@@ -225,7 +226,7 @@ class DistributionIT {
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment().putAll(env);
     Process p = pb.start();
-    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {
+    CompletableFuture<byte[]> err = Blocking.call(() -> {
       try {
         return p.getErrorStream().readAllBytes();
       } catch (IOException e) {

@@ -7,6 +7,7 @@ import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.testkit.RecordingMeterSink;
 import dev.kvasir.value.KvU64;
 import java.sql.Connection;
@@ -110,7 +111,7 @@ class BrokenCommitIT {
         Connection admin = TestPostgres.admin()) {
       kv.set(KvKey.of("warm"), 0);
       holdCommitOrderLock(admin, schema);
-      CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(
+      CompletableFuture<CommitResult> commit = Blocking.call(
           () -> kv.atomic().set(KvKey.of("once"), "z").enqueue("message").commit());
       TestPostgres.awaitKvasirWaitingForALock(admin);
       proxy.swallowReplies(true);
@@ -201,7 +202,7 @@ class BrokenCommitIT {
       kv.bindMeters(meters);
       assertThat(meters.read("kvasir.postgres.pool.connections{state=active}")).isNotNegative();
       holdCommitOrderLock(admin, schema);
-      CompletableFuture<CommitResult> commit = CompletableFuture.supplyAsync(() -> write.apply(kv));
+      CompletableFuture<CommitResult> commit = Blocking.call(() -> write.apply(kv));
       TestPostgres.awaitKvasirWaitingForALock(admin);
       breakage.breakIt(proxy, admin, schema);
       // (An orphan left holding the lock would stall this for 30 s, past the guard.)

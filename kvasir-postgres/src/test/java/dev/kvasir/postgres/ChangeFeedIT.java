@@ -7,6 +7,7 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
+import dev.kvasir.testkit.Blocking;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,7 +32,7 @@ class ChangeFeedIT {
     try (Kv watcher = Kv.open(url); Kv writer = Kv.open(url);
         WatchStream watch = watcher.watch(List.of(KvKey.of("watched")))) {
       assertThat(watch.next().get(0).exists()).isFalse();
-      CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+      CompletableFuture<List<KvEntry>> next = Blocking.call(watch::next);
       writer.set(KvKey.of("unrelated"), 1);
       writer.set(KvKey.of("watched"), "from the other instance");
       assertThat(next.get(30, TimeUnit.SECONDS).get(0).value())
@@ -50,7 +51,7 @@ class ChangeFeedIT {
             + listening(w.schema));
       }
       w.writer.set(KvKey.of("watched"), "written while nobody listened");
-      CompletableFuture<KvEntry> seen = CompletableFuture.supplyAsync(() -> {
+      CompletableFuture<KvEntry> seen = Blocking.call(() -> {
         List<KvEntry> state = watch.next();
         while (!state.get(0).exists()) {
           state = watch.next(); // a re-read before the write is allowed; missing it is not
@@ -165,7 +166,7 @@ class ChangeFeedIT {
 
   /** The value of the watched key when the watch next reports a change. */
   private static CompletableFuture<Object> nextValue(WatchStream watch) {
-    return CompletableFuture.supplyAsync(() -> watch.next().get(0).value());
+    return Blocking.call(() -> watch.next().get(0).value());
   }
 
   private static boolean answer(PreparedStatement promise) throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.CommitResult;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.testkit.Blocking;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,7 @@ class DeadlockRetryIT {
       }
       // The writer takes the commit-order lock, then waits for the row.
       CompletableFuture<CommitResult> commit =
-          CompletableFuture.supplyAsync(() -> kv.set(KvKey.of("contended"), "after"));
+          Blocking.call(() -> kv.set(KvKey.of("contended"), "after"));
       TestPostgres.awaitKvasirWaitingForALock(admin);
       // Now wait for the writer's lock: a cycle. The writer waited first, so its deadlock
       // check runs first and aborts its own transaction; this statement then succeeds.

@@ -6,6 +6,7 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.spi.AtomicWrite;
 import dev.kvasir.spi.Mutation;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.value.EncodedValue;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -44,7 +45,7 @@ class LockTimeoutIT {
           // What another instance's commit holds while it runs.
           s.execute("select version from " + schema + ".data_version for update");
         }
-        CompletableFuture<Void> commit = CompletableFuture.runAsync(
+        CompletableFuture<Void> commit = Blocking.run(
             () -> write.accept(kv, "after"));
         Thread.sleep(500); // several times the timeout
         admin.commit();

@@ -7,6 +7,7 @@ import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.WatchStream;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.value.KvU64;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -44,7 +45,7 @@ class PostgresMultiInstanceIT {
 
   /** Everything a process printed, once it ended. */
   private static CompletableFuture<String> output(Process p) {
-    return CompletableFuture.supplyAsync(() -> {
+    return Blocking.call(() -> {
       try {
         return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       } catch (java.io.IOException e) {

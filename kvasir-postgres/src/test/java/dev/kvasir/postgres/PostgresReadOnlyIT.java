@@ -10,6 +10,7 @@ import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.base.MeterSink;
+import dev.kvasir.testkit.Blocking;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -58,7 +59,7 @@ class PostgresReadOnlyIT {
       try (WatchStream watch = kv.watch(List.of(KvKey.of("greeting")));
           Kv writer = Kv.open(owner)) {
         assertThat(watch.next().get(0).value()).isEqualTo("hello");
-        CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+        CompletableFuture<List<KvEntry>> next = Blocking.call(watch::next);
         writer.set(KvKey.of("greeting"), "hello again");
         assertThat(next.get(10, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
       }
@@ -95,7 +96,7 @@ class PostgresReadOnlyIT {
           writer.set(KvKey.of("brief", i), i, Duration.ofMillis(300));
           Thread.sleep(300);
         }
-        CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+        CompletableFuture<List<KvEntry>> next = Blocking.call(watch::next);
         writer.set(KvKey.of("greeting"), "hello again");
         assertThat(next.get(10, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
       }

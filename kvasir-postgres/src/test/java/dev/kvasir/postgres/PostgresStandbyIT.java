@@ -10,6 +10,7 @@ import dev.kvasir.ListSelector;
 import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.testkit.Blocking;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,7 +83,7 @@ class PostgresStandbyIT {
 
       try (WatchStream watch = reader.watch(List.of(KvKey.of("greeting")))) {
         assertThat(watch.next().get(0).value()).isEqualTo("hello");
-        CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+        CompletableFuture<List<KvEntry>> next = Blocking.call(watch::next);
         writer.set(KvKey.of("greeting"), "hello again");
         // No NOTIFY reaches a standby: the watch follows the replayed commit version.
         assertThat(next.get(15, TimeUnit.SECONDS).get(0).value()).isEqualTo("hello again");
@@ -98,7 +99,7 @@ class PostgresStandbyIT {
       assertThat(awaitValue(kv, KvKey.of("greeting"), "hello")).isTrue();
       // PostgreSQL refuses the commit (25006): retried, on a new session each time, until the
       // address takes writes.
-      CompletableFuture<?> commit = CompletableFuture.runAsync(
+      CompletableFuture<?> commit = Blocking.run(
           () -> kv.set(KvKey.of("greeting"), "after the failover"));
       Thread.sleep(1_500);
       assertThat(commit).as("a commit to a standby waits").isNotDone();

@@ -10,6 +10,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvTypeException;
 import dev.kvasir.base.Versionstamp;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.value.KvU64;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +89,7 @@ class ServerSideMutationsIT {
       }
       try (WatchStream watch = watcher.watch(candidates)) {
         assertThat(watch.next()).noneMatch(KvEntry::exists);
-        CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+        CompletableFuture<List<KvEntry>> next = Blocking.call(watch::next);
         CommitResult second =
             writer.atomic().setVersionstamped(KvKey.of("log"), "second").commit();
         List<KvEntry> seen = next.get(30, TimeUnit.SECONDS);

@@ -9,6 +9,7 @@ import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.Blocking;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -65,7 +66,7 @@ class AtTheServersLimitsTest {
       assertThat(held.next().get(0).value()).isEqualTo("v");
       try (CapturedStderr logged = new CapturedStderr();
           WatchStream waiting = kv.watch(List.of(KvKey.of("k")))) {
-        CompletableFuture<Object> first = CompletableFuture.supplyAsync(
+        CompletableFuture<Object> first = Blocking.call(
             () -> waiting.next().get(0).value());
         Thread.sleep(500); // refused with 429 meanwhile, and trying again
         assertThat(first).isNotDone();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.memory.MemoryEngine;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.testkit.RecordingMeterSink;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -33,7 +34,7 @@ class ConnectionLimitTest {
         Socket second = new Socket("127.0.0.1", server.port())) {
       assertThat(RecordingMeterSink.await(server::openConnections, 2)).isEqualTo(2.0);
 
-      CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> healthz(server));
+      CompletableFuture<String> waiting = Blocking.call(() -> healthz(server));
       assertThatThrownBy(() -> waiting.get(500, TimeUnit.MILLISECONDS))
           .as("no third connection is accepted").isInstanceOf(TimeoutException.class);
       assertThat(server.openConnections()).isEqualTo(2);

@@ -8,6 +8,7 @@ import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
+import dev.kvasir.testkit.Blocking;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -68,10 +69,10 @@ class WaitingEngineTest {
   void aCommitThatWaits_holdsUpNoOtherRequest() throws Exception {
     kv = Kv.of(new Served(holding("atomicWrite")));
     CompletableFuture<CommitResult> commit =
-        CompletableFuture.supplyAsync(() -> kv.set(KvKey.of("a"), 1));
+        Blocking.call(() -> kv.set(KvKey.of("a"), 1));
     assertThat(waiting.await(30, TimeUnit.SECONDS)).isTrue();
 
-    KvEntry other = CompletableFuture.supplyAsync(() -> kv.get(KvKey.of("b")))
+    KvEntry other = Blocking.call(() -> kv.get(KvKey.of("b")))
         .get(30, TimeUnit.SECONDS);
     assertThat(other.exists()).isFalse();
     assertThat(commit).isNotDone();
@@ -85,10 +86,10 @@ class WaitingEngineTest {
   void aReadThatWaits_holdsUpNoOtherRequest() throws Exception {
     kv = Kv.of(new Served(holding("snapshotRead")));
     CompletableFuture<KvEntry> read =
-        CompletableFuture.supplyAsync(() -> kv.get(KvKey.of("a")));
+        Blocking.call(() -> kv.get(KvKey.of("a")));
     assertThat(waiting.await(30, TimeUnit.SECONDS)).isTrue();
 
-    CommitResult other = CompletableFuture.supplyAsync(() -> kv.set(KvKey.of("b"), 2))
+    CommitResult other = Blocking.call(() -> kv.set(KvKey.of("b"), 2))
         .get(30, TimeUnit.SECONDS);
     assertThat(other.ok()).isTrue();
     assertThat(read).isNotDone();

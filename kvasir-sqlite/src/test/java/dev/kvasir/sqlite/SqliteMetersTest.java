@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.testkit.Blocking;
 import dev.kvasir.testkit.RecordingMeterSink;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,7 +31,7 @@ class SqliteMetersTest {
           Statement s = other.createStatement()) {
         s.execute("begin immediate");
         CompletableFuture<Void> blocked =
-            CompletableFuture.runAsync(() -> kv.set(KvKey.of("after", "lock"), 1));
+            Blocking.run(() -> kv.set(KvKey.of("after", "lock"), 1));
         assertThat(await(() -> sink.count("kvasir.sqlite.lock.waits"), 1)).isPositive();
         assertThat(blocked).isNotDone();
         s.execute("rollback");

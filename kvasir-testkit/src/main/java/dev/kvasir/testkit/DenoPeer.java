@@ -121,7 +121,7 @@ public final class DenoPeer {
   public static String finish(Process p, String script) throws IOException, InterruptedException {
     // Read while it runs: a script that prints more than a pipe holds would wait for us.
     java.util.concurrent.CompletableFuture<byte[]> output =
-        java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        Blocking.call(() -> {
           try {
             return p.getInputStream().readAllBytes();
           } catch (IOException e) {

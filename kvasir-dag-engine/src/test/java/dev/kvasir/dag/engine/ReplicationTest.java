@@ -11,6 +11,7 @@ import dev.kvasir.base.KvException;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.CorruptBlockException;
 import dev.kvasir.dag.store.MissingBlockException;
+import dev.kvasir.testkit.Blocking;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -130,7 +131,7 @@ class ReplicationTest {
     try (Kv replica = Kv.of(DagEngine.openReadOnly(b()));
         WatchStream watch = replica.watch(List.of(KvKey.of("k", 7)))) {
       assertThat(watch.next().get(0).exists()).isFalse();
-      CompletableFuture<List<KvEntry>> next = CompletableFuture.supplyAsync(watch::next);
+      CompletableFuture<List<KvEntry>> next = Blocking.call(watch::next);
       write(a(), 3, 8);
       Replication.replicate(a(), b());
       assertThat(next.get(10, TimeUnit.SECONDS).get(0).value(String.class))
