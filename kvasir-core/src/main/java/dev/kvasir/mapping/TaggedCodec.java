@@ -107,7 +107,7 @@ final class TaggedCodec implements ValueCodec {
     String name = nameByClass.get(value.getClass());
     if (name == null) {
       throw new KvTypeException(value.getClass().getName() + " is no tagged class of "
-          + base.getSimpleName() + " (" + String.join(", ", classByName.keySet())
+          + base.getSimpleName() + " (" + String.join(", ", namesUnder(base))
           + "): add it to the codec");
     }
     Map<String, @Nullable Object> object = new LinkedHashMap<>();
@@ -186,5 +186,4 @@ final class TaggedCodec implements ValueCodec {
   public String toString() {
     return "ValueCodec[" + base.getName() + " tagged by " + tag + "]";
   }
-
 }

@@ -135,7 +135,7 @@ class TaggedCodecTest {
     assertThatThrownBy(() -> V8.serialize(List.of(new Fish("Nemo")), mapper))
         .isInstanceOf(KvTypeException.class)
         .hasMessageContaining(Fish.class.getName() + " is no tagged class of Animal"
-            + " (cat, dog): add it to the codec");
+            + " (\"cat\", \"dog\"): add it to the codec");
   }
 
   sealed interface Result<T> permits Ok, Failed {}
