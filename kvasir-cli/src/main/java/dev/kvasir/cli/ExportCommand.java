@@ -82,7 +82,7 @@ final class ExportCommand extends DbCommand {
 
   /** Writes the entries to {@code lines}, which write to {@code file}, or to standard output. */
   private int export(Kv kv, PrintWriter lines, CheckedOutput file) throws Exception {
-    boolean showProgress = !quiet && System.console() != null && output != null;
+    boolean showProgress = !quiet && Consoles.interactive() && output != null;
     Listing listing = new Listing(lines, err());
     try (Progress progress = new Progress(err(), showProgress, "exported", 0)) {
       try {

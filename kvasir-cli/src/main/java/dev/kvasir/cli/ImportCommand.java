@@ -132,7 +132,7 @@ final class ImportCommand extends DbCommand {
   private int importInBatches(Kv kv) throws IOException, InterruptedException {
     boolean stdin = file.equals("-");
     long total = stdin ? 0 : Files.size(Path.of(file));
-    boolean showProgress = !quiet && !stdin && System.console() != null;
+    boolean showProgress = !quiet && !stdin && Consoles.interactive();
     long lineNumber = 0;
     long bytesRead = 0;
     long committedLines = skip;

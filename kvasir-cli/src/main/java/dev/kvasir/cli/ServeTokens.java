@@ -2,9 +2,7 @@ package dev.kvasir.cli;
 
 import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.server.KvServer;
-import java.io.Console;
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +77,7 @@ final class ServeTokens {
     if (!generated) {
       return null;
     }
-    if (standardOutputIsATerminal()) {
+    if (Consoles.interactive()) {
       return "Access token (generated, shown only now): " + single;
     }
     Path file = Path.of(GENERATED_FILE).toAbsolutePath();
@@ -92,25 +90,6 @@ final class ServeTokens {
           + " KVASIR_ACCESS_TOKEN) or start it in a directory it may write", e);
     }
     return "Access token (generated): in " + file + ", readable only by this user";
-  }
-
-  /**
-   * Whether standard output reaches a person. Java 17's console exists only for a terminal; from
-   * Java 22 on it may exist without one, and says so through {@code isTerminal()}.
-   */
-  private static boolean standardOutputIsATerminal() {
-    Console console = System.console();
-    if (console == null) {
-      return false;
-    }
-    try {
-      Method isTerminal = Console.class.getMethod("isTerminal");
-      return (boolean) isTerminal.invoke(console);
-    } catch (NoSuchMethodException e) {
-      return true;
-    } catch (ReflectiveOperationException e) {
-      return false;
-    }
   }
 
   /** Replaces {@code file} with {@code text}, created readable by its owner only. */

@@ -60,7 +60,7 @@ final class ShellCommand implements Callable<Integer> {
     // stderr's) before the terminal's, and Java 25 sets those from the locale, so a script
     // piped in the C locale was read as ASCII there. Input that is not a terminal (a script
     // piped in) reads as a dumb terminal without JLine's warning about it.
-    boolean interactive = System.console() != null;
+    boolean interactive = Consoles.interactive();
     try (Terminal terminal = TerminalBuilder.builder().name("kvasir").system(true).dumb(true)
         .encoding(StandardCharsets.UTF_8).stdinEncoding(StandardCharsets.UTF_8)
         .stdoutEncoding(StandardCharsets.UTF_8).stderrEncoding(StandardCharsets.UTF_8).build();
