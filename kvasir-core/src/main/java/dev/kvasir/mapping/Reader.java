@@ -28,6 +28,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads a value as read (the JS value model) as a Java type (docs/mapping.md): the user's
@@ -65,12 +66,21 @@ final class Reader {
 
   /** {@code value}, as read, as {@code type}. */
   static Object read(ValueMapper mapper, Object value, Type type) {
+    return onAnyStack(mapper, reader -> reader.read(value, type, Where.VALUE));
+  }
+
+  /** {@code value}, as read, as {@code type}, which {@code codec} handles. */
+  static Object readTagged(ValueMapper mapper, Object value, Type type, TaggedCodec codec) {
+    return onAnyStack(mapper, reader -> reader.tagged(value, type, codec, Where.VALUE));
+  }
+
+  /** {@code reading} by a new reader: on this thread, or on a large stack for a deep value. */
+  private static Object onAnyStack(ValueMapper mapper, Function<Reader, Object> reading) {
     try {
-      return new Reader(mapper, INLINE_DEPTH).read(value, type, Where.VALUE);
+      return reading.apply(new Reader(mapper, INLINE_DEPTH));
     } catch (LargeStack.Deeper | StackOverflowError e) {
       // Unbounded on the large stack: the V8 reader has bounded the value's depth already.
-      return LargeStack.call(() -> new Reader(mapper, Integer.MAX_VALUE).read(value, type,
-          Where.VALUE));
+      return LargeStack.call(() -> reading.apply(new Reader(mapper, Integer.MAX_VALUE)));
     }
   }
 
@@ -231,16 +241,6 @@ final class Reader {
       throw new KvTypeException(path + ": " + e.getMessage());
     } catch (RuntimeException e) {
       throw new KvTypeException(path + ": " + codec + " cannot read " + shown(value) + ": " + e);
-    }
-  }
-
-  /** {@code value}, as read, as {@code type}, which {@code codec} handles. */
-  static Object readTagged(ValueMapper mapper, Object value, Type type, TaggedCodec codec) {
-    try {
-      return new Reader(mapper, INLINE_DEPTH).tagged(value, type, codec, Where.VALUE);
-    } catch (LargeStack.Deeper | StackOverflowError e) {
-      return LargeStack.call(() -> new Reader(mapper, Integer.MAX_VALUE).tagged(value, type,
-          codec, Where.VALUE));
     }
   }
 

@@ -1,9 +1,13 @@
 package dev.kvasir.mapping;
 
+import dev.kvasir.base.KvTypeException;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What reading a record needs of its class, looked up once per class: its components' names
@@ -25,6 +29,25 @@ final class Records {
   /** The shape of {@code type}, a record class. */
   static Shape of(Class<?> type) {
     return SHAPES.get(type);
+  }
+
+  /** The record's components as an object, in declaration order. */
+  static Map<String, Object> write(Object record) {
+    Shape shape = of(record.getClass());
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (int i = 0; i < shape.names().length; i++) {
+      Method accessor = shape.accessors()[i];
+      try {
+        out.put(shape.names()[i], accessor.invoke(record));
+      } catch (InvocationTargetException e) {
+        throw new KvTypeException(record.getClass().getName() + "." + accessor.getName()
+            + "() failed: " + e.getCause());
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        throw new KvTypeException("cannot read " + record.getClass().getName() + "."
+            + accessor.getName() + "(): " + e);
+      }
+    }
+    return out;
   }
 
   /**

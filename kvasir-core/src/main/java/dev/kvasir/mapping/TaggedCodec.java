@@ -1,8 +1,6 @@
 package dev.kvasir.mapping;
 
 import dev.kvasir.base.KvTypeException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -112,27 +110,9 @@ final class TaggedCodec implements ValueCodec {
     }
     Map<String, @Nullable Object> object = new LinkedHashMap<>();
     object.put(tag, name);
-    if (value instanceof Record) {
-      Records.Shape shape = Records.of(value.getClass());
-      for (int i = 0; i < shape.names().length; i++) {
-        object.put(shape.names()[i], component(value, shape.accessors()[i]));
-      }
-    } else {
-      object.putAll(Beans.write(value, Beans.of(value.getClass())));
-    }
+    object.putAll(value instanceof Record ? Records.write(value)
+        : Beans.write(value, Beans.of(value.getClass())));
     return object;
-  }
-
-  private static @Nullable Object component(Object record, Method accessor) {
-    try {
-      return accessor.invoke(record);
-    } catch (InvocationTargetException e) {
-      throw new KvTypeException(record.getClass().getName() + "." + accessor.getName()
-          + "() failed: " + e.getCause());
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new KvTypeException("cannot read " + record.getClass().getName() + "."
-          + accessor.getName() + "(): " + e);
-    }
   }
 
   @Override
