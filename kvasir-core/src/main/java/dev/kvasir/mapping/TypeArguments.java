@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The type arguments of a generic record or bean read as a parameterised type ({@code
@@ -43,26 +44,49 @@ final class TypeArguments {
   }
 
   /**
-   * The type variables of {@code c}, a class that implements or extends {@code raw} directly,
-   * bound to {@code arguments}, {@code raw}'s, where {@code c}'s declaration passes them on: for
-   * {@code record Ok<T>(T value) implements Result<T>} read as {@code Result<Todo>}, Ok's {@code
-   * T} is {@code Todo}. A variable it does not pass on stays unbound.
+   * The type variables of {@code c}, a class that implements or extends {@code raw}, bound to
+   * {@code arguments}, {@code raw}'s, where {@code c}'s declaration passes them on: for {@code
+   * record Ok<T>(T value) implements Result<T>} read as {@code Result<Todo>}, Ok's {@code T} is
+   * {@code Todo}. Levels between them pass them on the same way ({@code Timeout<T> implements
+   * Failure<T>}, {@code Failure<T> extends Result<T>}). A variable not passed on stays unbound.
    */
   static TypeArguments passedOn(Class<?> c, Class<?> raw, Type[] arguments) {
-    List<Type> supertypes = new ArrayList<>(List.of(c.getGenericInterfaces()));
-    supertypes.add(c.getGenericSuperclass());
+    Type[] passed = asSeenFrom(c, NONE, raw);
     Map<TypeVariable<?>, Type> bound = new HashMap<>();
-    for (Type supertype : supertypes) {
-      if (supertype instanceof ParameterizedType p && p.getRawType() == raw) {
-        Type[] passed = p.getActualTypeArguments();
-        for (int i = 0; i < passed.length && i < arguments.length; i++) {
-          if (passed[i] instanceof TypeVariable<?> v && v.getGenericDeclaration() == c) {
-            bound.put(v, arguments[i]);
-          }
-        }
+    for (int i = 0; passed != null && i < passed.length && i < arguments.length; i++) {
+      if (passed[i] instanceof TypeVariable<?> v && v.getGenericDeclaration() == c) {
+        bound.put(v, arguments[i]);
       }
     }
     return bound.isEmpty() ? NONE : new TypeArguments(bound);
+  }
+
+  /**
+   * The type arguments {@code raw} has as a supertype of {@code level}, in the terms of the
+   * class the walk started from ({@code levelArguments} binds level's variables to them); null
+   * when {@code level} does not reach {@code raw} with arguments.
+   */
+  private static Type @Nullable [] asSeenFrom(Class<?> level, TypeArguments levelArguments,
+      Class<?> raw) {
+    List<Type> supertypes = new ArrayList<>(List.of(level.getGenericInterfaces()));
+    supertypes.add(level.getGenericSuperclass());
+    for (Type supertype : supertypes) {
+      if (!(supertype instanceof ParameterizedType p)
+          || !raw.isAssignableFrom((Class<?>) p.getRawType())) {
+        continue;
+      }
+      Type[] arguments = p.getActualTypeArguments();
+      for (int i = 0; i < arguments.length; i++) {
+        arguments[i] = levelArguments.in(arguments[i]);
+      }
+      Class<?> next = (Class<?>) p.getRawType();
+      Type[] found = next == raw ? arguments
+          : asSeenFrom(next, TypeArguments.of(next, arguments), raw);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   /**

@@ -138,11 +138,16 @@ class TaggedCodecTest {
             + " (\"cat\", \"dog\"): add it to the codec");
   }
 
-  sealed interface Result<T> permits Ok, Failed {}
+  sealed interface Result<T> permits Ok, Failed, Unfinished {}
 
   record Ok<T>(T value) implements Result<T> {}
 
   record Failed<T>(String reason) implements Result<T> {}
+
+  /** A sealed level between the interface and its classes, passing the argument on swapped. */
+  sealed interface Unfinished<A, T> extends Result<T> permits Partial {}
+
+  record Partial<X, Y>(List<X> done, Y note) implements Unfinished<Y, X> {}
 
   @Test
   void aGenericSealedInterface_passesItsTypeArgumentsToTheClassTheTagNames() {
@@ -152,6 +157,20 @@ class TaggedCodecTest {
     List<Result<Circle>> back = mapper.read(js, new TypeRef<List<Result<Circle>>>() {});
     assertThat(back).containsExactly(new Ok<>(new Circle(1)), new Failed<>("no"));
     assertThat(((Ok<Circle>) back.get(0)).value()).isInstanceOf(Circle.class);
+  }
+
+  @Test
+  void typeArguments_passThroughASealedLevel_toTheClassTheTagNames() {
+    ValueMapper mapper = ValueMapper.defaults().with(ValueCodec.sealed(Result.class, "status"));
+    Partial<Circle, Square> partial = new Partial<>(List.of(new Circle(1)), new Square(2));
+    Object js = stored(List.of(partial), mapper);
+
+    Result<Circle> back = mapper.read(js, new TypeRef<List<Result<Circle>>>() {}).get(0);
+    assertThat(((Partial<?, ?>) back).done()).isEqualTo(List.of(new Circle(1)));
+    // Result says nothing of Y, which reads as its bound; Unfinished's first argument is Y.
+    assertThat(((Partial<?, ?>) back).note()).isEqualTo(Map.of("side", 2.0));
+    assertThat(mapper.read(js, new TypeRef<List<Unfinished<Square, Circle>>>() {}))
+        .containsExactly(partial);
   }
 
   @Test
