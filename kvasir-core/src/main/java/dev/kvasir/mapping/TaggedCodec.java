@@ -84,6 +84,11 @@ final class TaggedCodec implements ValueCodec {
       properties = List.of(Records.of(c).names());
     } else if (Beans.of(c) != null) {
       properties = Beans.of(c).properties().stream().map(Beans.Property::name).toList();
+    } else if (c.isEnum()) {
+      throw new IllegalArgumentException(c.getName() + " is neither a record nor a JavaBean but"
+          + " an enum, which has no object to add a tag to: a case without data is a record"
+          + " without components (record " + c.getSimpleName() + "() implements "
+          + base.getSimpleName() + " {}), written as {" + tag + ": \"" + name + "\"}");
     } else {
       throw new IllegalArgumentException(c.getName() + " is neither a record nor a JavaBean (a"
           + " public class with a public no-argument constructor and get/set pairs), so it has"

@@ -215,6 +215,23 @@ class TaggedCodecTest {
     record Same(String s) implements Twin {}
   }
 
+  sealed interface Slot permits Free, Taken {}
+
+  record Free() implements Slot {}
+
+  record Taken(String by) implements Slot {}
+
+  @Test
+  void aRecordWithoutComponents_isACaseWithoutData_itsTagAlone() {
+    ValueMapper mapper = ValueMapper.defaults().with(ValueCodec.sealed(Slot.class, "state"));
+    List<Slot> slots = List.of(new Free(), new Taken("ann"));
+    Object js = stored(slots, mapper);
+
+    assertThat(js).isEqualTo(List.of(Map.of("state", "Free"),
+        Map.of("state", "Taken", "by", "ann")));
+    assertThat(mapper.read(js, new TypeRef<List<Slot>>() {})).isEqualTo(slots);
+  }
+
   @Test
   void codecsThatCouldNotReadBackWhatTheyWrite_areRefusedWhenMade() {
     assertThatThrownBy(() -> ValueCodec.sealed(Animal.class, "kind"))
@@ -227,7 +244,9 @@ class TaggedCodecTest {
             + " tag would hide: choose another tag property");
     assertThatThrownBy(() -> ValueCodec.tagged(Named.class, "kind", Map.of("c", Colour.class)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith(Colour.class.getName() + " is neither a record nor a JavaBean");
+        .hasMessage(Colour.class.getName() + " is neither a record nor a JavaBean but an enum,"
+            + " which has no object to add a tag to: a case without data is a record without"
+            + " components (record Colour() implements Named {}), written as {kind: \"c\"}");
     assertThatThrownBy(() -> ValueCodec.tagged(Named.class, "kind",
         Map.of("a", Alias.class, "b", Alias.class)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is tagged twice");
