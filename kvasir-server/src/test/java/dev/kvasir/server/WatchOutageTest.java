@@ -34,8 +34,11 @@ class WatchOutageTest {
           WatchStream a = kv.watch(List.of(KvKey.of("a")));
           WatchStream b = kv.watch(List.of(KvKey.of("b")))) {
         BlockingQueue<Object> seenAtA = read(a);
-        read(b);
+        BlockingQueue<Object> seenAtB = read(b);
+        // Both streams open before the server goes: one still opening would be refused (503,
+        // "could not be opened") rather than broken, and the outage told as that.
         assertThat(seenAtA.poll(10, TimeUnit.SECONDS)).isEqualTo(NONE);
+        assertThat(seenAtB.poll(10, TimeUnit.SECONDS)).isEqualTo(NONE);
         try (CapturedStderr logged = new CapturedStderr()) {
           first.close();
           await(logged::text, log -> log.contains("broke"));
