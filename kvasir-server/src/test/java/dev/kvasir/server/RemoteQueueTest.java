@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -148,14 +149,28 @@ class RemoteQueueTest {
     HttpRequest poll = HttpRequest.newBuilder(URI.create(server.url() + "/v2/kvasir/queue/next"))
         .header("authorization", "Bearer " + Served.TOKEN)
         .POST(HttpRequest.BodyPublishers.ofByteArray(
-            QueueNext.newBuilder().setWaitMs(2_000).build().toByteArray())).build();
+            QueueNext.newBuilder().setWaitMs(5_000).build().toByteArray())).build();
     CompletableFuture<HttpResponse<String>> waiting =
         http.sendAsync(poll, HttpResponse.BodyHandlers.ofString());
-    Thread.sleep(300); // the first poll waits on the server
+    awaitAPollWaitingOnTheServer();
     HttpResponse<String> refused = http.send(poll, HttpResponse.BodyHandlers.ofString());
     assertThat(refused.statusCode()).isEqualTo(429);
     assertThat(refused.body()).contains("(1)");
     assertThat(waiting.get(10, TimeUnit.SECONDS).statusCode()).as("nothing came: 204")
         .isEqualTo(204);
+  }
+
+  /** Waits until a thread of the server (in this JVM) waits in a poll for a message. */
+  private static void awaitAPollWaitingOnTheServer() throws InterruptedException {
+    for (int i = 0; i < 1000; i++) {
+      for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+        if (Stream.of(stack).anyMatch(f -> f.getClassName().equals(QueueGateway.class.getName())
+            && f.getMethodName().equals("take"))) {
+          return;
+        }
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no poll waited on the server");
   }
 }
