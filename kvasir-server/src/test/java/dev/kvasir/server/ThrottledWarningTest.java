@@ -13,11 +13,11 @@ class ThrottledWarningTest {
     String logged;
     try (CapturedStderr stderr = new CapturedStderr()) {
       ThrottledWarning warning = new ThrottledWarning(
-          LoggerFactory.getLogger(ThrottledWarningTest.class), Duration.ofMillis(300));
+          LoggerFactory.getLogger(ThrottledWarningTest.class), Duration.ofSeconds(1));
       for (int i = 0; i < 5; i++) {
         warning.warn("{} failed: {}", "/v2/atomic_write", "the disk is full " + i);
       }
-      Thread.sleep(400);
+      Thread.sleep(1_100); // the interval is long enough for a slow machine to warn 5 times in it
       warning.warn("{} failed: {}", "/v2/snapshot_read", "the disk is full again");
       logged = stderr.text();
     }
