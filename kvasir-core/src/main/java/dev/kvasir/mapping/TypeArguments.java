@@ -52,8 +52,11 @@ final class TypeArguments {
    */
   static TypeArguments passedOn(Class<?> c, Class<?> raw, Type[] arguments) {
     Type[] passed = asSeenFrom(c, NONE, raw);
+    if (passed == null) {
+      return NONE;
+    }
     Map<TypeVariable<?>, Type> bound = new HashMap<>();
-    for (int i = 0; passed != null && i < passed.length && i < arguments.length; i++) {
+    for (int i = 0; i < passed.length && i < arguments.length; i++) {
       if (passed[i] instanceof TypeVariable<?> v && v.getGenericDeclaration() == c) {
         bound.put(v, arguments[i]);
       }

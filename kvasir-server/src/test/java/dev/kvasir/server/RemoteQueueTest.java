@@ -17,7 +17,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -150,9 +152,10 @@ class RemoteQueueTest {
         .header("authorization", "Bearer " + Served.TOKEN)
         .POST(HttpRequest.BodyPublishers.ofByteArray(
             QueueNext.newBuilder().setWaitMs(5_000).build().toByteArray())).build();
+    Set<Thread> before = threadsWaitingInAPoll(); // an earlier test's, ending
     CompletableFuture<HttpResponse<String>> waiting =
         http.sendAsync(poll, HttpResponse.BodyHandlers.ofString());
-    awaitAPollWaitingOnTheServer();
+    awaitAnotherPollWaiting(before);
     HttpResponse<String> refused = http.send(poll, HttpResponse.BodyHandlers.ofString());
     assertThat(refused.statusCode()).isEqualTo(429);
     assertThat(refused.body()).contains("(1)");
@@ -160,14 +163,23 @@ class RemoteQueueTest {
         .isEqualTo(204);
   }
 
-  /** Waits until a thread of the server (in this JVM) waits in a poll for a message. */
-  private static void awaitAPollWaitingOnTheServer() throws InterruptedException {
+  /** The threads of servers in this JVM that wait in a poll for a message. */
+  private static Set<Thread> threadsWaitingInAPoll() {
+    Set<Thread> waiting = new HashSet<>();
+    Thread.getAllStackTraces().forEach((thread, stack) -> {
+      if (Stream.of(stack).anyMatch(f -> f.getClassName().equals(QueueGateway.class.getName())
+          && f.getMethodName().equals("take"))) {
+        waiting.add(thread);
+      }
+    });
+    return waiting;
+  }
+
+  /** Waits until a thread not among {@code before} waits in a poll. */
+  private static void awaitAnotherPollWaiting(Set<Thread> before) throws InterruptedException {
     for (int i = 0; i < 1000; i++) {
-      for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
-        if (Stream.of(stack).anyMatch(f -> f.getClassName().equals(QueueGateway.class.getName())
-            && f.getMethodName().equals("take"))) {
-          return;
-        }
+      if (!before.containsAll(threadsWaitingInAPoll())) {
+        return;
       }
       Thread.sleep(10);
     }
