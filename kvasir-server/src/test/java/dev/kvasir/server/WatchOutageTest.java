@@ -8,13 +8,10 @@ import dev.kvasir.WatchStream;
 import dev.kvasir.base.KvOptions;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -41,9 +38,9 @@ class WatchOutageTest {
         assertThat(seenAtB.poll(10, TimeUnit.SECONDS)).isEqualTo(NONE);
         try (CapturedStderr logged = new CapturedStderr()) {
           first.close();
-          await(logged::text, log -> log.contains("broke"));
+          logged.await(log -> log.contains("broke"));
           try (KvServer second = start(engine, port)) {
-            await(logged::text, log -> count(log, "broke") == count(log, "all connected"));
+            logged.await(log -> count(log, "broke") == count(log, "all connected"));
             assertThat(count(logged.text(), "broke")).as("%s", logged.text()).isBetween(1, 2);
             kv.set(KvKey.of("a"), "after");
             Object seen = seenAtA.poll(10, TimeUnit.SECONDS);
@@ -73,7 +70,7 @@ class WatchOutageTest {
         try (CapturedStderr logged = new CapturedStderr()) {
           reader.start();
           server.close();
-          await(logged::text, log -> log.contains("broke")); // now waiting to reconnect
+          logged.await(log -> log.contains("broke")); // now waiting to reconnect
           long closed = System.nanoTime();
           watch.close();
           reader.join(10_000);
@@ -113,14 +110,5 @@ class WatchOutageTest {
 
   private static KvServer start(KvEngine engine, int port) {
     return KvServer.builder(engine).accessToken(Served.TOKEN).port(port).start();
-  }
-
-  private static void await(Supplier<String> log, Predicate<String> logged)
-      throws InterruptedException {
-    long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!logged.test(log.get())) {
-      assertThat(System.nanoTime() - end).as("the log: %s", log.get()).isNegative();
-      Thread.sleep(20);
-    }
   }
 }
