@@ -17,7 +17,8 @@ import javax.net.ssl.SSLContext;
  * <ul>
  *   <li>{@code accessToken}: the bearer token; default the environment variable {@code
  *       DENO_KV_ACCESS_TOKEN}, as Deno;
- *   <li>{@code remote.maxRetries}: attempts after a 5xx or network error (default 10);
+ *   <li>{@code remote.maxRetries}: attempts after a 5xx, 408 or 429 answer or a network
+ *       error (default 10);
  *   <li>{@code remote.retryDelayMs}: the first retry's delay, doubled each time up to 5 s
  *       (default 200, Deno's);
  *   <li>{@code remote.timeoutMs}: one request's time limit (default 30 000);

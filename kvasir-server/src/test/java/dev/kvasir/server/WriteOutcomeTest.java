@@ -10,12 +10,16 @@ import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.AtomicWrite;
+import dev.kvasir.value.KvU64;
 import dev.kvasir.testkit.ForwardingEngine;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A write Kvasir's client gives up on tells whether it may have been applied: a caller who sends
@@ -56,6 +60,74 @@ class WriteOutcomeTest {
       assertThat(engine.applied.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(kv.get(KvKey.of("n")).value()).as("what the message warned of")
           .isNotNull();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"blocking", "async"})
+  void aWriteAProxyRefusedWith408_isSentAgain_andAppliedOnce(String api) throws Exception {
+    try (KvServer server = KvServer.builder(MemoryEngine.open()).accessToken(Served.TOKEN)
+            .port(0).start();
+        RefusingFront front = new RefusingFront(server.url());
+        Kv kv = Kv.open(front.url(), client("10000"))) {
+      kv.get(KvKey.of("warm")); // the metadata is in: what follows is the write alone
+      front.refuseNext(1, 408);
+      sum(kv, api);
+      assertThat(front.refused()).as("the refused attempt").isEqualTo(1);
+      assertThat(kv.get(KvKey.of("n")).value()).as("applied once").isEqualTo(KvU64.of(1));
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"blocking", "async"})
+  void aWriteRefusedWith408UntilTheClientGivesUp_wasNotApplied_andSaysSo(String api)
+      throws Exception {
+    try (KvServer server = KvServer.builder(MemoryEngine.open()).accessToken(Served.TOKEN)
+            .port(0).start();
+        RefusingFront front = new RefusingFront(server.url());
+        Kv kv = Kv.open(front.url(), client("10000").with("remote.maxRetries", "2"))) {
+      kv.get(KvKey.of("warm"));
+      int passedBefore = front.passed();
+      front.refuseNext(Integer.MAX_VALUE, 408);
+      KvUnavailableException e = catchThrowableOfType(
+          KvUnavailableException.class, () -> sum(kv, api));
+      assertThat(e.maybeApplied()).isFalse();
+      assertThat(e).hasMessageContaining("after 3 attempts")
+          .hasMessageContaining("status 408").hasMessageContaining("the write was not applied");
+      assertThat(front.passed()).as("attempts that reached the server").isEqualTo(passedBefore);
+      front.refuseNext(0, 408);
+      assertThat(kv.get(KvKey.of("n")).value()).isNull();
+    }
+  }
+
+  @Test
+  void aWriteRefusedWith503UntilTheClientGivesUp_mayHaveBeenApplied() throws Exception {
+    // A 503 may come after the work (a server whose sync failed answers so), and the client
+    // cannot tell a proxy's from a server's.
+    try (KvServer server = KvServer.builder(MemoryEngine.open()).accessToken(Served.TOKEN)
+            .port(0).start();
+        RefusingFront front = new RefusingFront(server.url());
+        Kv kv = Kv.open(front.url(), client("10000").with("remote.maxRetries", "1"))) {
+      kv.get(KvKey.of("warm"));
+      front.refuseNext(Integer.MAX_VALUE, 503);
+      KvUnavailableException e = catchThrowableOfType(
+          KvUnavailableException.class, () -> kv.sum(KvKey.of("n"), 1));
+      assertThat(e.maybeApplied()).isTrue();
+      assertThat(e).hasMessageContaining("status 503")
+          .hasMessageContaining("the write may have been applied");
+    }
+  }
+
+  /** A sum of 1 to ["n"] through the blocking or the asynchronous API; its failure unwrapped. */
+  private static void sum(Kv kv, String api) {
+    if (api.equals("blocking")) {
+      kv.sum(KvKey.of("n"), 1);
+      return;
+    }
+    try {
+      kv.async().sum(KvKey.of("n"), 1).join();
+    } catch (CompletionException e) {
+      throw (RuntimeException) e.getCause();
     }
   }
 
