@@ -174,7 +174,7 @@ class CommitThreadTest {
       awaitCommitThread("waits for the running batch",
           f -> f.getClassName().contains("ReentrantLock"));
       CompletableFuture<Told> queued = told(g, 3, threads, 1);
-      Thread.sleep(200); // the third caller waits, its job in the queue
+      awaitParked(threads[1]); // the third caller waits, its job in the queue
       threads[1].interrupt();
       Told third = queued.get(10, TimeUnit.SECONDS);
       assertThat(third.error()).hasMessageContaining("nothing was applied")
@@ -220,6 +220,16 @@ class CommitThreadTest {
     threads[i].start();
     started.await();
     return told;
+  }
+
+  /** Waits until {@code caller} waits for its answer. */
+  private static void awaitParked(Thread caller) throws InterruptedException {
+    for (int i = 0; i < 1000 && caller.getState() != Thread.State.WAITING
+        && caller.getState() != Thread.State.TIMED_WAITING; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(caller.getState()).as("the caller waits").isIn(Thread.State.WAITING,
+        Thread.State.TIMED_WAITING);
   }
 
   /** Waits until a frame of the gated commit thread's stack matches {@code frame}. */
