@@ -7,19 +7,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -29,38 +21,17 @@ import org.eclipse.jetty.util.Callback;
  * answer's endpoint is absolute, which the client takes in every protocol version
  * (docs/kv-connect.md §2).
  */
-final class MetadataFront implements AutoCloseable {
+final class MetadataFront extends LoopbackFront {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String backend;
   private final HttpClient http = HttpClient.newBuilder()
       .version(HttpClient.Version.HTTP_1_1).build();
-  private final Server jetty = new Server();
-  private final ServerConnector connector;
   private final AtomicInteger refused = new AtomicInteger();
   private volatile boolean failing;
 
   MetadataFront(String backend) throws Exception {
     this.backend = backend;
-    HttpConfiguration config = new HttpConfiguration();
-    connector = new ServerConnector(jetty, new HttpConnectionFactory(config),
-        new HTTP2CServerConnectionFactory(config));
-    connector.setHost("127.0.0.1");
-    connector.setPort(0);
-    jetty.addConnector(connector);
-    jetty.setHandler(new Handler.Abstract() {
-      @Override
-      public boolean handle(Request request, Response response, Callback callback)
-          throws Exception {
-        answer(request, response, callback);
-        return true;
-      }
-    });
-    jetty.start();
-  }
-
-  String url() {
-    return "http://127.0.0.1:" + connector.getLocalPort();
   }
 
   /** From now on, every exchange is answered with a 503. */
@@ -78,7 +49,8 @@ final class MetadataFront implements AutoCloseable {
     return refused.get();
   }
 
-  private void answer(Request request, Response response, Callback callback) throws Exception {
+  @Override
+  void answer(Request request, Response response, Callback callback) throws Exception {
     if (failing) {
       refused.incrementAndGet();
       reply(response, callback, 503, "text/plain", "the metadata endpoint is down");
@@ -103,17 +75,5 @@ final class MetadataFront implements AutoCloseable {
         .ifPresent(v -> response.getHeaders().put(ConnectHandler.QUEUES_OFFERED, v));
     reply(response, callback, real.statusCode(),
         real.headers().firstValue("content-type").orElse("text/plain"), text);
-  }
-
-  private static void reply(Response response, Callback callback, int status,
-      String contentType, String text) {
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-    response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
-  }
-
-  @Override
-  public void close() throws Exception {
-    jetty.stop();
   }
 }

@@ -5,34 +5,26 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * A test's front before a real {@link KvServer}, as a load balancer or proxy stands before one:
- * a loopback h2c server that passes every request through, except that it answers the data
- * calls it is told to refuse itself, with the status it is given, without passing them on. A
- * proxy answers 408 so when a request's body is late, and 503 when it has no backend.
+ * A test's proxy before a real {@link KvServer} ({@link LoopbackFront}) that passes every
+ * request through, except the data calls it is told to refuse: those it answers itself, with
+ * the status it is given. Proxies answer 408 when a request's body is late, and 503 when they
+ * have no backend.
  *
  * <p>The metadata exchange always passes: its endpoints are relative, so the client sends its
  * data calls here too.
  */
-final class RefusingFront implements AutoCloseable {
+final class RefusingFront extends LoopbackFront {
   /** Headers the JDK's client sets itself and refuses to be given. */
   private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect",
       "host", "upgrade", "http2-settings", "te", "transfer-encoding");
@@ -40,8 +32,6 @@ final class RefusingFront implements AutoCloseable {
   private final String backend;
   private final HttpClient http = HttpClient.newBuilder()
       .version(HttpClient.Version.HTTP_1_1).build();
-  private final Server jetty = new Server();
-  private final ServerConnector connector;
   private final AtomicInteger toRefuse = new AtomicInteger();
   private final AtomicInteger refused = new AtomicInteger();
   private final AtomicInteger passed = new AtomicInteger();
@@ -49,25 +39,6 @@ final class RefusingFront implements AutoCloseable {
 
   RefusingFront(String backend) throws Exception {
     this.backend = backend;
-    HttpConfiguration config = new HttpConfiguration();
-    connector = new ServerConnector(jetty, new HttpConnectionFactory(config),
-        new HTTP2CServerConnectionFactory(config));
-    connector.setHost("127.0.0.1");
-    connector.setPort(0);
-    jetty.addConnector(connector);
-    jetty.setHandler(new Handler.Abstract() {
-      @Override
-      public boolean handle(Request request, Response response, Callback callback)
-          throws Exception {
-        answer(request, response, callback);
-        return true;
-      }
-    });
-    jetty.start();
-  }
-
-  String url() {
-    return "http://127.0.0.1:" + connector.getLocalPort();
   }
 
   /** The next {@code count} data calls are answered with {@code status} here. */
@@ -86,17 +57,15 @@ final class RefusingFront implements AutoCloseable {
     return passed.get();
   }
 
-  private void answer(Request request, Response response, Callback callback) throws Exception {
+  @Override
+  void answer(Request request, Response response, Callback callback) throws Exception {
     String path = Request.getPathInContext(request);
     boolean data = !path.equals("/");
     // Read before refusing, as a proxy does that waited for the body.
     byte[] body = Content.Source.asInputStream(request).readAllBytes();
     if (data && toRefuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       refused.incrementAndGet();
-      response.setStatus(status);
-      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
-      response.write(true, ByteBuffer.wrap(("refused by the front with " + status)
-          .getBytes(StandardCharsets.UTF_8)), callback);
+      reply(response, callback, status, "text/plain", "refused by the front with " + status);
       return;
     }
     if (data) {
@@ -118,10 +87,5 @@ final class RefusingFront implements AutoCloseable {
       }
     });
     response.write(true, ByteBuffer.wrap(real.body()), callback);
-  }
-
-  @Override
-  public void close() throws Exception {
-    jetty.stop();
   }
 }
