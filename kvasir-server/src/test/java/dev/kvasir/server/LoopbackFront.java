@@ -1,7 +1,14 @@
 package dev.kvasir.server;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Set;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
@@ -15,14 +22,23 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * A test's server before a real {@link KvServer}, as a proxy stands before one: a loopback
- * server speaking HTTP/1.1 and h2c whose subclass answers each request, passing it through or
- * not.
+ * server speaking HTTP/1.1 and h2c whose subclass answers each request, passing it through
+ * ({@link #forward}) or not.
  */
 abstract class LoopbackFront implements AutoCloseable {
+  /** Headers the JDK's client sets itself and refuses to be given. */
+  static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host",
+      "upgrade", "http2-settings", "te", "transfer-encoding");
+
+  final String backend;
+  private final HttpClient http = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1).build();
   private final Server jetty = new Server();
   private final ServerConnector connector;
 
-  LoopbackFront() throws Exception {
+  /** @param backend the URL of the server behind this front */
+  LoopbackFront(String backend) throws Exception {
+    this.backend = backend;
     HttpConfiguration config = new HttpConfiguration();
     connector = new ServerConnector(jetty, new HttpConnectionFactory(config),
         new HTTP2CServerConnectionFactory(config));
@@ -45,6 +61,19 @@ abstract class LoopbackFront implements AutoCloseable {
   }
 
   abstract void answer(Request request, Response response, Callback callback) throws Exception;
+
+  /** Sends {@code request}, whose body was read, to the same path of the server behind. */
+  final HttpResponse<byte[]> forward(Request request, byte[] body) throws Exception {
+    HttpRequest.Builder forwarded = HttpRequest.newBuilder(
+        URI.create(backend + Request.getPathInContext(request)))
+        .method(request.getMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
+    for (HttpField field : request.getHeaders()) {
+      if (!RESTRICTED.contains(field.getName().toLowerCase(Locale.ROOT))) {
+        forwarded.header(field.getName(), field.getValue());
+      }
+    }
+    return http.send(forwarded.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
 
   static void reply(Response response, Callback callback, int status, String contentType,
       String text) {

@@ -4,11 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -24,14 +22,11 @@ import org.eclipse.jetty.util.Callback;
 final class MetadataFront extends LoopbackFront {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final String backend;
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).build();
   private final AtomicInteger refused = new AtomicInteger();
   private volatile boolean failing;
 
   MetadataFront(String backend) throws Exception {
-    this.backend = backend;
+    super(backend);
   }
 
   /** From now on, every exchange is answered with a 503. */
@@ -57,12 +52,8 @@ final class MetadataFront extends LoopbackFront {
       return;
     }
     byte[] body = Content.Source.asInputStream(request).readAllBytes();
-    HttpResponse<String> real = http.send(HttpRequest.newBuilder(URI.create(backend + "/"))
-        .header("authorization", request.getHeaders().get(HttpHeader.AUTHORIZATION))
-        .header("content-type", request.getHeaders().get(HttpHeader.CONTENT_TYPE))
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-        HttpResponse.BodyHandlers.ofString());
-    String text = real.body();
+    HttpResponse<byte[]> real = forward(request, body);
+    String text = new String(real.body(), StandardCharsets.UTF_8);
     if (real.statusCode() == 200) {
       JsonNode metadata = JSON.readTree(text);
       for (JsonNode endpoint : metadata.get("endpoints")) {

@@ -1,15 +1,10 @@
 package dev.kvasir.server;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -25,20 +20,13 @@ import org.eclipse.jetty.util.Callback;
  * data calls here too.
  */
 final class RefusingFront extends LoopbackFront {
-  /** Headers the JDK's client sets itself and refuses to be given. */
-  private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect",
-      "host", "upgrade", "http2-settings", "te", "transfer-encoding");
-
-  private final String backend;
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).build();
   private final AtomicInteger toRefuse = new AtomicInteger();
   private final AtomicInteger refused = new AtomicInteger();
   private final AtomicInteger passed = new AtomicInteger();
   private volatile int status;
 
   RefusingFront(String backend) throws Exception {
-    this.backend = backend;
+    super(backend);
   }
 
   /** The next {@code count} data calls are answered with {@code status} here. */
@@ -59,8 +47,7 @@ final class RefusingFront extends LoopbackFront {
 
   @Override
   void answer(Request request, Response response, Callback callback) throws Exception {
-    String path = Request.getPathInContext(request);
-    boolean data = !path.equals("/");
+    boolean data = !Request.getPathInContext(request).equals("/");
     // Read before refusing, as a proxy does that waited for the body.
     byte[] body = Content.Source.asInputStream(request).readAllBytes();
     if (data && toRefuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
@@ -71,15 +58,7 @@ final class RefusingFront extends LoopbackFront {
     if (data) {
       passed.incrementAndGet();
     }
-    HttpRequest.Builder forwarded = HttpRequest.newBuilder(URI.create(backend + path))
-        .method(request.getMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
-    for (HttpField field : request.getHeaders()) {
-      if (!RESTRICTED.contains(field.getName().toLowerCase(Locale.ROOT))) {
-        forwarded.header(field.getName(), field.getValue());
-      }
-    }
-    HttpResponse<byte[]> real = http.send(forwarded.build(),
-        HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> real = forward(request, body);
     response.setStatus(real.statusCode());
     real.headers().map().forEach((name, values) -> {
       if (!RESTRICTED.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
