@@ -10,6 +10,10 @@ import dev.kvasir.base.KvOptions;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.testkit.Blocking;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -34,15 +38,16 @@ class AtTheServersLimitsTest {
 
   @Test
   void aListenerRefusedAPoll_keepsListening() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (KvEngine engine = MemoryEngine.open();
         KvServer server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
-            .maxQueuePolls(1).start();
+            .maxQueuePolls(1).metrics(registry).start();
         Kv first = client(server);
         Kv second = client(server)) {
       BlockingQueue<Object> got = new LinkedBlockingQueue<>();
       try (QueueListener a = first.listenQueue(got::add);
           QueueListener b = second.listenQueue(got::add)) {
-        Thread.sleep(500); // one waits on the server; the other's polls are refused
+        awaitRefusedPoll(registry); // one waits on the server; the other's polls are refused
         Set<Object> received = new HashSet<>();
         for (int i = 0; i < 4; i++) {
           first.enqueue("m" + i);
@@ -53,6 +58,18 @@ class AtTheServersLimitsTest {
         assertThat(b.isRunning()).as("the listener that met 429").isTrue();
       }
     }
+  }
+
+  private static void awaitRefusedPoll(MeterRegistry registry) throws InterruptedException {
+    for (int i = 0; i < 2_000; i++) {
+      Timer refused = registry.find("kvasir.server.requests").tags("endpoint", "queue_next",
+          "status", "429").timer();
+      if (refused != null && refused.count() > 0) {
+        return;
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no queue poll was refused with 429");
   }
 
   @Test
