@@ -45,8 +45,8 @@ class RemoteDenoDifferentialIT {
   }
 
   /**
-   * A long run, opt-in: {@code -Ddifferential.seeds=N} runs N more seeds from 1000 with each
-   * client, with twice the operations. None without it.
+   * A long run, opt-in ({@link DenoDifferential#moreSeeds}), with each client and twice the
+   * operations. None without it.
    */
   @TestFactory
   Stream<DynamicTest> moreSeeds_throughKvServer() {

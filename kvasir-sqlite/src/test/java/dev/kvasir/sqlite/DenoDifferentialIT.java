@@ -38,16 +38,23 @@ class DenoDifferentialIT {
   }
 
   /**
-   * A long run, opt-in: {@code -Ddifferential.seeds=N} runs N more seeds from 1000, with twice
-   * the operations (about a second each). None without it.
+   * A long run, opt-in ({@link DenoDifferential#moreSeeds}), with twice the operations (about a
+   * second each), on the SQLite engine and on the memory engine. None without it.
    */
   @TestFactory
-  Stream<DynamicTest> moreSeeds_onTheSqliteEngine() {
-    return DenoDifferential.moreSeeds().mapToObj(seed -> dynamicTest("seed " + seed, () -> {
-      Path own = Files.createDirectory(dir.resolve("seed-" + seed));
-      try (Kv kv = Kv.open(own.resolve("kvasir.sqlite3").toString())) {
-        DenoDifferential.assertAgree(kv, own, seed, 600);
-      }
-    }));
+  Stream<DynamicTest> moreSeeds_onTheSqliteAndMemoryEngines() {
+    return DenoDifferential.moreSeeds().boxed().flatMap(seed -> Stream.of(
+        dynamicTest("seed " + seed + ", SQLite", () -> {
+          Path own = Files.createDirectory(dir.resolve("sqlite-" + seed));
+          try (Kv kv = Kv.open(own.resolve("kvasir.sqlite3").toString())) {
+            DenoDifferential.assertAgree(kv, own, seed, 600);
+          }
+        }),
+        dynamicTest("seed " + seed + ", memory", () -> {
+          Path own = Files.createDirectory(dir.resolve("memory-" + seed));
+          try (Kv kv = Kv.of(MemoryEngine.open())) {
+            DenoDifferential.assertAgree(kv, own, seed, 600);
+          }
+        })));
   }
 }

@@ -71,10 +71,12 @@ public final class DenoDifferential {
 
   /**
    * The seeds of an opt-in long run: {@code -Ddifferential.seeds=N} gives N seeds from 1000,
-   * past those the build runs; none without it.
+   * past those the build runs, or from {@code -Ddifferential.firstSeed=S}, so that another long
+   * run explores seeds no run has tried; none without it.
    */
   public static LongStream moreSeeds() {
-    return LongStream.range(1000, 1000 + Integer.getInteger("differential.seeds", 0));
+    long first = Long.getLong("differential.firstSeed", 1000);
+    return LongStream.range(first, first + Integer.getInteger("differential.seeds", 0));
   }
 
   /**

@@ -1,8 +1,14 @@
 package dev.kvasir.dag.engine;
 
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
 import dev.kvasir.Kv;
 import dev.kvasir.testkit.DenoDifferential;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,5 +28,19 @@ class DagDenoDifferentialIT {
     try (Kv kv = Kv.open("dag:" + dir.resolve("kvasir-dag"))) {
       DenoDifferential.assertAgree(kv, dir, seed, 300);
     }
+  }
+
+  /**
+   * A long run, opt-in ({@link DenoDifferential#moreSeeds}), with twice the operations. None
+   * without it.
+   */
+  @TestFactory
+  Stream<DynamicTest> moreSeeds_onTheDagEngine() {
+    return DenoDifferential.moreSeeds().mapToObj(seed -> dynamicTest("seed " + seed, () -> {
+      Path own = Files.createDirectory(dir.resolve("seed-" + seed));
+      try (Kv kv = Kv.open("dag:" + own.resolve("kvasir-dag"))) {
+        DenoDifferential.assertAgree(kv, own, seed, 600);
+      }
+    }));
   }
 }
