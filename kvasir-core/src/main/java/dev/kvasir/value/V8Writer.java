@@ -87,11 +87,10 @@ final class V8Writer {
       writeString(s);
     } else if (v instanceof Boolean b) {
       out.put(b ? V8Tags.TRUE : V8Tags.FALSE);
-    } else if (v instanceof Double || v instanceof Integer || v instanceof Float
-        || v instanceof Short || v instanceof Byte) {
-      writeNumber(((Number) v).doubleValue());
     } else if (v instanceof Long l) {
       writeNumber(exactDouble(l));
+    } else if (isNumber(v)) {
+      writeNumber(((Number) v).doubleValue());
     } else if (v instanceof BigInteger i) {
       out.put(V8Tags.BIGINT);
       writeBigIntPayload(i);
@@ -204,14 +203,50 @@ final class V8Writer {
   }
 
   private void writeNumber(double d) {
-    int i = (int) d;
-    if (i == d && !(d == 0 && Double.doubleToRawLongBits(d) != 0)) {
+    if (isSmallInteger(d)) {
+      int i = (int) d;
       out.put(V8Tags.INT32);
       out.putVarint(Integer.toUnsignedLong((i << 1) ^ (i >> 31)));
     } else {
       out.put(V8Tags.DOUBLE);
       out.putDouble(d);
     }
+  }
+
+  /** A number V8 holds as a small integer, written {@code I} (docs/values.md §3.2). */
+  private static boolean isSmallInteger(double d) {
+    return (int) d == d && !(d == 0 && Double.doubleToRawLongBits(d) != 0);
+  }
+
+  private static boolean isNumber(Object v) {
+    return v instanceof Double || v instanceof Integer || v instanceof Float
+        || v instanceof Short || v instanceof Byte || v instanceof Long;
+  }
+
+  /**
+   * Whether V8 would keep these elements as doubles, writing every one {@code N}: numbers only,
+   * one of them not a small integer (docs/values.md §3.2, "Arrays of numbers").
+   */
+  private static boolean doubleElements(List<?> list) {
+    boolean anyDouble = false;
+    for (Object element : list) {
+      if (!isNumber(element)) {
+        return false;
+      }
+      anyDouble |= !isSmallInteger(((Number) element).doubleValue());
+    }
+    return anyDouble;
+  }
+
+  private void writeDoubleElement(long index, Number element) {
+    double d;
+    try {
+      d = element instanceof Long l ? exactDouble(l) : element.doubleValue();
+    } catch (PathError e) {
+      throw e.under("[" + index + "]");
+    }
+    out.put(V8Tags.DOUBLE);
+    out.putDouble(d);
   }
 
   private static double exactDouble(long l) {
@@ -344,8 +379,13 @@ final class V8Writer {
     if (!holey) {
       out.put(V8Tags.BEGIN_DENSE_ARRAY);
       out.putVarint(length);
+      boolean doubles = doubleElements(list);
       for (int i = 0; i < length; i++) {
-        writeElement(i, list.get(i));
+        if (doubles) {
+          writeDoubleElement(i, (Number) list.get(i));
+        } else {
+          writeElement(i, list.get(i));
+        }
       }
       int count = properties.isEmpty() ? 0 : writeProperties(properties);
       out.put(V8Tags.END_DENSE_ARRAY);

@@ -11,6 +11,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.golden.ValueDescriptions;
+import dev.kvasir.key.KeyPart;
 import dev.kvasir.golden.Vectors.KeyVector;
 import dev.kvasir.golden.Vectors.ValueVector;
 import dev.kvasir.golden.Vectors;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,6 +117,62 @@ class DenoInteropIT {
       DeepValues.write(kv);
     }
     assertThat(deno.run("deep.ts", "verify", fromKvasir)).isEqualTo("ok");
+  }
+
+  @Test
+  void arraysOfNumbers_storeTheBytesDenoStores() throws Exception {
+    // Each JavaScript literal beside the Java value a user would write for it. V8 holds an
+    // array of numbers only, one of them not a small integer, as doubles, and writes every
+    // element N (docs/values.md §3.2); Kvasir wrote 2 in [1.5, 2] as I.
+    Map<String, Object> literals = new LinkedHashMap<>();
+    Map<String, Object> values = new LinkedHashMap<>();
+    Object[][] cases = {
+        {"[1.5, 2]", List.of(1.5, 2)},
+        {"[1.5, 2] ", new double[] {1.5, 2}},
+        {"[2, 1.5]", List.of(2L, 1.5)},
+        {"[1, 2]", List.of(1, 2)},
+        {"[1, 'x', 1.5, 2]", List.of(1, "x", 1.5, 2)},
+        {"[2 ** 31, 1]", List.of(0x1p31, 1)},
+        {"[-(2 ** 31) - 1, 0]", List.of(-0x1p31 - 1, 0)},
+        {"[2 ** 31 - 1, -(2 ** 31)]", List.of(Integer.MAX_VALUE, Integer.MIN_VALUE)},
+        {"[-0, 1]", List.of(-0.0, 1)},
+        {"[NaN, 1]", List.of(Double.NaN, 1)},
+        {"[1e300, 7]", List.of(1e300, 7)},
+        {"[[1.5, 2], {x: [3, 0.5]}, [4, 5]]",
+            List.of(List.of(1.5, 2), Map.of("x", List.of(3, 0.5)), List.of(4, 5))},
+        {"JSON.parse('[-0, 0, 2.5]')", List.of(-0.0, 0, 2.5)},
+        {"[]", List.of()},
+    };
+    for (int i = 0; i < cases.length; i++) {
+      literals.put("c" + i, cases[i][0]);
+      values.put("c" + i, cases[i][1]);
+    }
+    String fromDeno = dir.resolve("literals-deno.sqlite3").toString();
+    List<String> args = new ArrayList<>(List.of(fromDeno));
+    literals.forEach((name, source) -> args.addAll(List.of(name, (String) source)));
+    assertThat(deno.run("set_literals.ts", args.toArray(String[]::new))).isEqualTo("ok");
+    String fromKvasir = dir.resolve("literals-kvasir.sqlite3").toString();
+    try (Kv kv = Kv.open(fromKvasir)) {
+      values.forEach((name, value) -> kv.set(KvKey.of(name), value));
+    }
+    Map<String, String> denoBytes = storedHex(fromDeno);
+    Map<String, String> kvasirBytes = storedHex(fromKvasir);
+    assertThat(denoBytes).hasSize(cases.length);
+    literals.forEach((name, source) -> assertThat(kvasirBytes.get(name)).as("%s", source)
+        .isEqualTo(denoBytes.get(name)));
+  }
+
+  /** Each row's value bytes as hex, by the key's one string part. */
+  private static Map<String, String> storedHex(String file) throws Exception {
+    Map<String, String> out = new LinkedHashMap<>();
+    try (var c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        var r = c.createStatement().executeQuery("select k, v from kv")) {
+      while (r.next()) {
+        out.put(((KeyPart.Str) KvKey.decode(r.getBytes(1)).get(0)).value(),
+            HexFormat.of().formatHex(r.getBytes(2)));
+      }
+    }
+    return out;
   }
 
   @Test

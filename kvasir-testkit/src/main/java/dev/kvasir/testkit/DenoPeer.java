@@ -26,7 +26,8 @@ public final class DenoPeer {
   private static final List<String> SCRIPTS =
       List.of("vectors.ts", "write_all.ts", "verify_all.ts", "cas.ts", "sequence.ts",
           "queue.ts", "watched_writes.ts", "remote.ts", "unknown_outcome.ts", "read_corrupt.ts",
-          "describe.ts", "batches.ts", "read_each.ts", "differential.ts", "deep.ts");
+          "describe.ts", "batches.ts", "read_each.ts", "differential.ts", "deep.ts",
+          "set_literals.ts");
 
   private final Path binary;
   private final Path work;
