@@ -252,7 +252,7 @@ final class ImportCommand extends DbCommand {
 
   private static Item parse(long line, String text) {
     try {
-      JsonNode json = Render.JSON.readTree(text);
+      JsonNode json = JsonText.parse(text);
       if (!json.isObject() || !json.has("key") || !json.has("value")) {
         throw new IllegalArgumentException("expected {\"key\":[…],\"value\":…}");
       }

@@ -173,6 +173,21 @@ final class TypedJson {
     return d == 0 ? "-0" : d > 0 ? "Infinity" : "-Infinity";
   }
 
+  /**
+   * The tagged form of a JavaScript literal JSON has no word for ({@code NaN}, {@code Infinity},
+   * {@code undefined}, {@code 7n}), for an error to suggest; null for any other text.
+   */
+  static String taggedFormOf(String literal) {
+    if (literal.equals("undefined")) {
+      return "{\"$undefined\":null}";
+    }
+    if (literal.matches("-?\\d+n")) {
+      return "{\"$bigint\":\"" + literal.substring(0, literal.length() - 1) + "\"}";
+    }
+    String name = literal.startsWith("+") ? literal.substring(1) : literal;
+    return special(name) != null ? "{\"$number\":\"" + name + "\"}" : null;
+  }
+
   /** The number {@link #special} names, or null. */
   static Double special(String name) {
     return switch (name) {

@@ -7,6 +7,7 @@ import dev.kvasir.key.Utf8;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
 import java.util.Base64;
+import java.util.regex.Pattern;
 
 /** How a VALUE argument is read ({@code --type}). */
 enum ValueType {
@@ -22,6 +23,9 @@ enum ValueType {
   u64,
   /** true or false. */
   bool;
+
+  private static final Pattern DECIMAL =
+      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?Infinity|NaN");
 
   /**
    * The value given on standard input ({@code set KEY -}): its exact bytes for {@link #bytes},
@@ -52,9 +56,9 @@ enum ValueType {
   Object parse(String text) {
     try {
       return switch (this) {
-        case json -> TypedJson.read(Render.JSON.readTree(text));
+        case json -> TypedJson.read(JsonText.parse(text));
         case string -> text;
-        case number -> Double.parseDouble(text);
+        case number -> decimal(text);
         case bigint -> new BigInteger(text);
         case bytes -> Base64.getDecoder().decode(text);
         case u64 -> KvU64.of(new BigInteger(text));
@@ -65,8 +69,13 @@ enum ValueType {
         };
       };
     } catch (JsonProcessingException e) {
+      String tagged = TypedJson.taggedFormOf(text.strip());
+      if (tagged != null) {
+        throw new IllegalArgumentException("'" + text.strip() + "' is not JSON; write it as '"
+            + tagged + "'");
+      }
       throw new IllegalArgumentException("'" + quoted(text) + "' is not JSON ("
-          + e.getOriginalMessage()
+          + withoutJacksonAdvice(e.getOriginalMessage())
           + "); quote strings as '\"text\"' or pass --type string");
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("'" + quoted(text) + "' is not a " + this);
@@ -74,6 +83,29 @@ enum ValueType {
       throw new IllegalArgumentException("'" + quoted(text) + "' is not a valid " + this
           + " value: " + e.getMessage());
     }
+  }
+
+  /**
+   * A number as JavaScript's {@code Number(text)} reads a decimal one: digits with an optional
+   * sign, point and exponent, or NaN and (signed) Infinity. Java's own syntax beyond that
+   * ({@code 1d}, {@code 0x1p3}, white space around it) is refused rather than read.
+   */
+  private static double decimal(String text) {
+    if (!DECIMAL.matcher(text).matches()) {
+      throw new NumberFormatException(text);
+    }
+    return Double.parseDouble(text);
+  }
+
+  /**
+   * Jackson's message for NaN or Infinity inside a value advises a feature of its API; the
+   * user's way is the tagged form.
+   */
+  private static String withoutJacksonAdvice(String message) {
+    int advice = message.indexOf(": enable `JsonReadFeature");
+    return advice < 0 ? message : message.substring(0, advice)
+        + ": write it as {\"$number\":\"NaN\"}, {\"$number\":\"Infinity\"} or"
+        + " {\"$number\":\"-Infinity\"}";
   }
 
   /** {@code text} as an error quotes it: cut short, since it may be a whole file. */

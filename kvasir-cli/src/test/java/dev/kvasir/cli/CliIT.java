@@ -246,6 +246,18 @@ class CliIT {
   }
 
   @Test
+  void import_refusesALineWithTwoValues_ratherThanDroppingTheSecond() throws Exception {
+    Path file = dir.resolve("joined.ndjson");
+    Files.writeString(file, "{\"key\":[\"a\"],\"value\":1}\n"
+        + "{\"key\":[\"b\"],\"value\":2} {\"key\":[\"c\"],\"value\":3}\n");
+    Jar.Run failed = kvasir.run("import", file.toString());
+    assertThat(failed.exit()).isEqualTo(1);
+    assertThat(failed.err())
+        .contains("import stopped at line 2: not JSON: more text after the value, at column 25");
+    assertThat(kvasir.run("count").out()).isEqualTo("1\n");
+  }
+
+  @Test
   void watch_printsEachEmission() throws Exception {
     assertThat(kvasir.run("set", "[\"config\"]", "1").exit()).isZero();
     Process watch = kvasir.start("watch", "[\"config\"]", "--json", "--count", "2");

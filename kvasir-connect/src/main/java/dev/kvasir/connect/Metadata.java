@@ -1,10 +1,13 @@
 package dev.kvasir.connect;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -41,8 +44,13 @@ public record Metadata(int version, UUID databaseId, List<Endpoint> endpoints, S
    * @throws BadRequestException if the body is not such a request
    */
   public static List<Integer> offeredVersions(String body) {
-    try {
-      JsonNode versions = JSON.readTree(body).get("supportedVersions");
+    try (JsonParser tokens = JSON.createParser(body)) {
+      JsonNode request = JSON.readTree(tokens);
+      if (tokens.nextToken() != null) {
+        // As denokv's serde_json, which refuses what follows the one value, not drops it.
+        throw new BadRequestException("The metadata request has more text after its JSON.");
+      }
+      JsonNode versions = request == null ? null : request.get("supportedVersions");
       if (versions == null || !versions.isArray()) {
         throw new BadRequestException("The metadata request must be JSON with a"
             + " \"supportedVersions\" array, e.g. {\"supportedVersions\":[1,2,3]}.");
@@ -53,6 +61,8 @@ public record Metadata(int version, UUID databaseId, List<Endpoint> endpoints, S
     } catch (JsonProcessingException e) {
       throw new BadRequestException("The metadata request is not valid JSON: "
           + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a String has no I/O to fail
     }
   }
 

@@ -108,6 +108,9 @@ class KvServerTest {
     var json = post("/", Served.TOKEN, "{not json".getBytes());
     assertThat(json.statusCode()).isEqualTo(400);
     assertThat(json.body()).startsWith("The metadata request is not valid JSON");
+    var trailing = post("/", Served.TOKEN, "{\"supportedVersions\":[3]} {}".getBytes());
+    assertThat(trailing.statusCode()).isEqualTo(400);
+    assertThat(trailing.body()).isEqualTo("The metadata request has more text after its JSON.");
     var noVersion = post("/", Served.TOKEN, "{\"supportedVersions\":[7]}".getBytes());
     assertThat(noVersion.statusCode()).isEqualTo(400);
     var longKey = AtomicWrite.newBuilder().addMutations(Mutation.newBuilder()
