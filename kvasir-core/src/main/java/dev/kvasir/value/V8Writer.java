@@ -87,10 +87,8 @@ final class V8Writer {
       writeString(s);
     } else if (v instanceof Boolean b) {
       out.put(b ? V8Tags.TRUE : V8Tags.FALSE);
-    } else if (v instanceof Long l) {
-      writeNumber(exactDouble(l));
     } else if (isNumber(v)) {
-      writeNumber(((Number) v).doubleValue());
+      writeNumber(v instanceof Long l ? exactDouble(l) : ((Number) v).doubleValue());
     } else if (v instanceof BigInteger i) {
       out.put(V8Tags.BIGINT);
       writeBigIntPayload(i);
