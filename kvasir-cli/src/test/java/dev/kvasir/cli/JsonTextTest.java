@@ -14,7 +14,8 @@ class JsonTextTest {
   @Test
   void textAfterTheValue_isRefused_notDropped() {
     // Jackson's readTree stored 1 for '1 2' and {"a":1} for '{"a":1}}'; JSON.parse throws.
-    for (String text : List.of("1 2", "{\"a\":1}}", "{\"a\":1} {\"b\":2}", "[1] x", "\"a\" \"b\"")) {
+    for (String text
+        : List.of("1 2", "{\"a\":1}}", "{\"a\":1} {\"b\":2}", "[1] x", "\"a\" \"b\"")) {
       assertThatThrownBy(() -> ValueType.json.parse(text)).as(text)
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not JSON");
     }
