@@ -88,7 +88,7 @@ final class V8Writer {
     } else if (v instanceof Boolean b) {
       out.put(b ? V8Tags.TRUE : V8Tags.FALSE);
     } else if (isNumber(v)) {
-      writeNumber(v instanceof Long l ? exactDouble(l) : ((Number) v).doubleValue());
+      writeNumber(jsNumber((Number) v));
     } else if (v instanceof BigInteger i) {
       out.put(V8Tags.BIGINT);
       writeBigIntPayload(i);
@@ -239,7 +239,7 @@ final class V8Writer {
   private void writeDoubleElement(long index, Number element) {
     double d;
     try {
-      d = element instanceof Long l ? exactDouble(l) : element.doubleValue();
+      d = jsNumber(element);
     } catch (PathError e) {
       throw e.under("[" + index + "]");
     }
@@ -247,7 +247,11 @@ final class V8Writer {
     out.putDouble(d);
   }
 
-  private static double exactDouble(long l) {
+  /** The JS number a Java number stands for; a long beyond ±2^53 is refused, not rounded. */
+  private static double jsNumber(Number n) {
+    if (!(n instanceof Long l)) {
+      return n.doubleValue();
+    }
     try {
       return JsFormat.exactDouble(l);
     } catch (KvTypeException e) {
