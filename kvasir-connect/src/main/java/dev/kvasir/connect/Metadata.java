@@ -44,7 +44,8 @@ public record Metadata(int version, UUID databaseId, List<Endpoint> endpoints, S
    * @throws BadRequestException if the body is not such a request
    */
   public static List<Integer> offeredVersions(String body) {
-    try (JsonParser tokens = JSON.createParser(body)) {
+    try (JsonParser tokens = JSON.createParser(body)
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)) {
       JsonNode request = JSON.readTree(tokens);
       if (tokens.nextToken() != null) {
         // As denokv's serde_json, which refuses what follows the one value, not drops it.
@@ -56,7 +57,18 @@ public record Metadata(int version, UUID databaseId, List<Endpoint> endpoints, S
             + " \"supportedVersions\" array, e.g. {\"supportedVersions\":[1,2,3]}.");
       }
       List<Integer> out = new ArrayList<>();
-      versions.forEach(v -> out.add(v.asInt()));
+      for (JsonNode v : versions) {
+        // denokv reads the list as unsigned 64-bit integers: a fraction, a sign or a string is
+        // refused, where asInt() would take "3" or 3.5 as 3, and 2^32 + 3 as 3.
+        if (!v.isIntegralNumber() || v.bigIntegerValue().signum() < 0
+            || v.bigIntegerValue().bitLength() > 64) {
+          throw new BadRequestException("\"supportedVersions\" must hold protocol version"
+              + " numbers such as 3, not " + v + ".");
+        }
+        if (v.canConvertToInt()) {
+          out.add(v.intValue()); // a larger number names no version anyone speaks
+        }
+      }
       return out;
     } catch (JsonProcessingException e) {
       throw new BadRequestException("The metadata request is not valid JSON: "
