@@ -47,17 +47,18 @@ final class DiffCommand implements Callable<Integer> {
         to);
     PrintWriter out = spec.commandLine().getOut();
     for (KeyspaceDiff.Change c : changes) {
-      String key = KeySyntax.format(KvKey.decode(c.key().bytes()));
+      KvKey key = KvKey.decode(c.key().bytes());
       if (json) {
         ObjectNode line = Render.JSON.createObjectNode();
-        line.set("key", Render.JSON.getNodeFactory().textNode(key));
+        line.set("key", Render.keyJson(key)); // as list --json and export write a key
         line.put("change", c.before() == null ? "added" : c.after() == null ? "removed"
             : "changed");
         line.set("before", state(c.before()));
         line.set("after", state(c.after()));
         out.println(Render.text(line));
       } else {
-        out.println((c.before() == null ? "+ " : c.after() == null ? "- " : "~ ") + key + "  "
+        out.println((c.before() == null ? "+ " : c.after() == null ? "- " : "~ ")
+            + KeySyntax.format(key) + "  "
             + stamp(c.before()) + " -> " + stamp(c.after()));
       }
       if (out.checkError()) {

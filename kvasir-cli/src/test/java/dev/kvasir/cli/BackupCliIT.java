@@ -112,6 +112,15 @@ class BackupCliIT {
     assertThat(diff.exit()).as(diff.err()).isZero();
     assertThat(diff.out().lines().map(l -> l.substring(0, l.indexOf("  "))).toList())
         .containsExactly("- [\"a\"]", "+ [\"c\"]");
+    Jar.Run diffJson = kvasir.run("diff", "--db", "dag:bk", "--from", firstCommit, "--json");
+    assertThat(diffJson.exit()).as(diffJson.err()).isZero();
+    // The key as list --json and export write one: an array, not the key syntax in a string.
+    JsonNode removed = Render.JSON.readTree(diffJson.out().lines().findFirst().orElseThrow());
+    assertThat(removed.get("key").toString()).isEqualTo("[\"a\"]");
+    assertThat(removed.get("change").asText()).isEqualTo("removed");
+    Jar.Run notAState = kvasir.run("diff", "--db", "dag:bk", "--from", "yesterday");
+    assertThat(notAState.exit()).isEqualTo(2);
+    assertThat(notAState.err()).contains("'yesterday' is not a versionstamp");
 
     Jar.Run restore = kvasir.run("restore", "--from", "dag:bk", "--at", firstCommit, "--to",
         "old.sqlite3");

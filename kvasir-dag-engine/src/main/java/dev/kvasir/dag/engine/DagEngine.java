@@ -118,10 +118,10 @@ public final class DagEngine extends RulebookEngine {
       try {
         cid = Cid.parse(at);
       } catch (RuntimeException e) {
-        throw new KvArgumentException("at=" + at + " is not a CID: " + e.getMessage());
+        throw new KvArgumentException("'" + at + "' is not a CID: " + e.getMessage());
       }
       if (!commits.contains(cid)) {
-        throw new KvArgumentException("at=" + at + " names no commit of this database");
+        throw new KvArgumentException("'" + at + "' names no commit of this database");
       }
       return cid;
     }
@@ -130,7 +130,8 @@ public final class DagEngine extends RulebookEngine {
       // A space between date and time, as SQL and RFC 3339 write it, is taken for the 'T'.
       time = Instant.parse(at.replaceFirst("^(\\d{4}-\\d{2}-\\d{2}) ", "$1T"));
     } catch (DateTimeParseException e) {
-      throw new KvArgumentException("at=" + at + " is not a versionstamp (20 hex digits), a"
+      // Named by the text alone: it came from ?at=, --at, --from or --to.
+      throw new KvArgumentException("'" + at + "' is not a versionstamp (20 hex digits), a"
           + " commit CID or an ISO-8601 instant such as 2026-11-23T10:15:30Z");
     }
     return newest(blocks, commits, r -> !r.time().isAfter(time), "time " + at);
