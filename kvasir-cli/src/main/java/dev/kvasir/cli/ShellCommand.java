@@ -14,12 +14,13 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jline.reader.Candidate;
 import org.jline.reader.Completer;
+import org.jline.reader.EOFError;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.ParsedLine;
+import org.jline.reader.Parser;
 import org.jline.reader.UserInterruptException;
-import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
@@ -33,8 +34,8 @@ import picocli.CommandLine;
 @Command(name = "shell", mixinStandardHelpOptions = true,
     description = {"An interactive prompt for the other commands on one open database, with"
         + " history (Up/Down, Ctrl-R) and Tab completion of commands and options.",
-        "Arguments are quoted as in a POSIX shell: '[\"users\", \"alice\"]'. A line that"
-            + " starts with # is a comment.",
+        "Arguments are quoted as in a POSIX shell: '[\"users\", \"alice\"]'; an open quote"
+            + " goes on on the next line. A line that starts with # is a comment.",
         "Ctrl-C stops a running watch or listen; Ctrl-D or 'exit' leaves ('quit', sqlite3's"
             + " '.quit' and psql's '\\q' too)."},
     footer = {"", "Example:", "  kvasir shell --db app.sqlite3",
@@ -88,8 +89,7 @@ final class ShellCommand implements Callable<Integer> {
     Kvasir.Session session = new Kvasir.Session(kv, db);
     CommandLine template = Kvasir.commandLine(new Kvasir(session), terminal.writer(),
         terminal.writer());
-    DefaultParser parser = new DefaultParser();
-    parser.setEscapeChars(new char[0]); // backslashes belong to JSON, as in a POSIX '…'
+    ShellWords parser = new ShellWords();
     LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).appName("kvasir")
         .parser(parser).completer(new Completion(template));
     Path kept = historyFile(history, interactive, err);
@@ -104,20 +104,28 @@ final class ShellCommand implements Callable<Integer> {
     String prompt = interactive ? "kvasir> " : "";
     int firstFailure = 0; // a script's status, as sqlite3's: it goes on after a failure
     terminal.handle(Terminal.Signal.INT, signal -> Kvasir.interrupt());
-    while (true) {
-      String line;
+    boolean lastLine = false;
+    while (!lastLine) {
+      ParsedLine parsed;
       try {
-        line = reader.readLine(prompt);
+        reader.readLine(prompt);
+        parsed = reader.getParsedLine();
       } catch (UserInterruptException e) {
         continue; // Ctrl-C at the prompt clears the line
-      } catch (EndOfFileException e) {
-        break;
+      } catch (EndOfFileException end) {
+        try {
+          parsed = unfinished(end, parser);
+        } catch (EOFError unclosed) {
+          err.println("error: the input ended inside a quoted argument, so this command did"
+              + " not run: " + end.getPartialLine().strip());
+          return interactive ? 0 : firstFailure == 0 ? Kvasir.USAGE : firstFailure;
+        }
+        if (parsed == null) {
+          break;
+        }
+        lastLine = true;
       }
-      if (line.stripLeading().startsWith("#")) {
-        continue; // a comment, as in a shell script
-      }
-      List<String> words = reader.getParsedLine().words().stream()
-          .filter(w -> !w.isEmpty()).toList();
+      List<String> words = parsed.words().stream().filter(w -> !w.isEmpty()).toList();
       if (words.isEmpty()) {
         continue;
       }
@@ -141,6 +149,18 @@ final class ShellCommand implements Callable<Integer> {
       }
     }
     return interactive ? 0 : firstFailure;
+  }
+
+  /**
+   * The words of a script's last line when it has no newline, which JLine hands over only with
+   * the end of input (sqlite3 runs such a line; it was dropped), or null when there is none.
+   *
+   * @throws EOFError if the input ended inside a quote
+   */
+  private static ParsedLine unfinished(EndOfFileException end, ShellWords parser) {
+    String partial = end.getPartialLine();
+    return partial == null || partial.isBlank() ? null
+        : parser.parse(partial, partial.length(), Parser.ParseContext.ACCEPT_LINE);
   }
 
   /**

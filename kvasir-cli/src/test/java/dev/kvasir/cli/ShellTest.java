@@ -163,6 +163,31 @@ class ShellTest {
   }
 
   @Test
+  void aLastLineWithoutItsNewline_runs() throws Exception {
+    // printf 'set ["a"] 1' | kvasir shell stored nothing and exited 0; sqlite3 runs that line.
+    try (Kv kv = Kv.open(":memory:")) {
+      assertThat(session(kv, inMemory(), "set [\"a\"] 1\nset [\"b\"] 2", false))
+          .matches("([0-9a-f]{20}\n){2}");
+      assertThat(kv.get(KvKey.of("b")).value()).isEqualTo(2.0);
+    }
+  }
+
+  @Test
+  void anOpenQuote_goesOnOnTheNextLine_andIsAnErrorAtTheEndOfInput() throws Exception {
+    // JLine took a line with an open quote as it stood, the quote dropped: '42 stored 42.
+    try (Kv kv = Kv.open(":memory:")) {
+      session(kv, inMemory(), "set [\"a\"] '{\"n\":\n  1}'\n", false);
+      assertThat(kv.get(KvKey.of("a")).value()).isEqualTo(java.util.Map.of("n", 1.0));
+      String screen = session(kv, inMemory(), "set [\"b\"] 1\nset [\"c\"] '42\n", false,
+          Kvasir.USAGE);
+      assertThat(screen).matches("[0-9a-f]{20}\n");
+      assertThat(errors.toString()).isEqualTo("error: the input ended inside a quoted argument,"
+          + " so this command did not run: set [\"c\"] '42\n");
+      assertThat(kv.get(KvKey.of("c")).exists()).isFalse();
+    }
+  }
+
+  @Test
   void aPrefixWithoutItsOption_selectsAsTheOptionDoes() throws Exception {
     // 'list ["users"]', what people type first, was "Unmatched argument at index 1".
     DatabaseOption db = inMemory();
