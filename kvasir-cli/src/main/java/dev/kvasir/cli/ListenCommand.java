@@ -30,6 +30,13 @@ final class ListenCommand extends DbCommand {
   private boolean waiting;
   private boolean stopped;
 
+  @Override
+  void checkArguments() {
+    if (count != null && count <= 0) { // as list --limit: 0 printed one emission or none
+      throw new IllegalArgumentException("--count must be positive, not " + count);
+    }
+  }
+
   /** Taking a message off the queue is a write. */
   @Override
   boolean writes() {

@@ -40,6 +40,8 @@ class UsageErrorsTest {
         {"sum", "[\"a\"]", "99999999999999999999999"},
         {"max", "[\"a\"]", "-1"},
         {"list", "--limit", "0"},
+        {"watch", "[\"a\"]", "--count", "0"},
+        {"listen", "--count", "-1"},
         {"list", "[\"a\"]", "--prefix", "[\"b\"]"},
         {"list", "--prefix", "[\"a\"]", "--start", "[\"a\", 1]", "--end", "[\"a\", 2]"},
         {"count", "[\"a\"]", "--prefix", "[\"b\"]"},
