@@ -228,6 +228,8 @@ final class ServeCommand implements Callable<Integer> {
       dbSource = fromFile.contains(spec.findOption("--db")) ? " (--db from " + config + ")"
           : DatabaseOption.fromEnvironment(spec, location);
       configureLogging();
+      UnknownVariables.warnings(spec.root(), System.getenv())
+          .forEach(w -> err.println("warning: " + w));
       checkRanges();
       checkTls();
       tokens = ServeTokens.resolve(accessToken, accessTokenFile, tokensFile);

@@ -1,0 +1,82 @@
+package dev.kvasir.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The {@code KVASIR_*} environment variables that name no option of any command. A misspelt
+ * one ({@code KVASIR_READ_ONLY} as {@code KVASIR_READONLY}) leaves its option at the default
+ * without a word, where the same slip in a {@code --config} file stops the start; {@code serve}
+ * warns of them (docs/operations.md §2). Only a warning: a variable for another program may
+ * share the prefix.
+ */
+final class UnknownVariables {
+  private static final String PREFIX = "KVASIR_";
+
+  private UnknownVariables() {}
+
+  /** One warning for each such variable of {@code environment}, naming a near option's. */
+  static List<String> warnings(CommandSpec root, Map<String, String> environment) {
+    Set<String> known = new TreeSet<>();
+    collect(root, known);
+    List<String> warnings = new ArrayList<>();
+    for (String name : new TreeSet<>(environment.keySet())) {
+      if (name.startsWith(PREFIX) && !known.contains(name)) {
+        String near = nearest(name, known);
+        warnings.add(name + " is set but names no option of kvasir, so it is not read"
+            + (near == null ? "" : "; did you mean " + near + "?"));
+      }
+    }
+    return warnings;
+  }
+
+  private static void collect(CommandSpec command, Set<String> into) {
+    for (OptionSpec option : command.options()) {
+      if (!option.usageHelp() && !option.versionHelp()) {
+        into.add(ConfigFile.variable(option));
+      }
+    }
+    command.subcommands().values().forEach(sub -> collect(sub.getCommandSpec(), into));
+  }
+
+  /** The known name within two edits of {@code name} (a letter left out, added or swapped). */
+  private static String nearest(String name, Set<String> known) {
+    String best = null;
+    int bestDistance = 3;
+    for (String candidate : known) {
+      int d = distance(name, candidate);
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  /** Levenshtein's edit distance, a swap of neighbours counting as one (Damerau). */
+  static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+}
