@@ -12,12 +12,14 @@ import dev.kvasir.dag.store.MissingBlockException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Verified replication of a {@code dag:} database (docs/backup.md §4): the target gets the
@@ -40,9 +42,8 @@ public final class Replication {
 
   /** Brings the {@code dag:} database {@code to} (created if needed) up to {@code from}. */
   public static Result replicate(Path from, Path to) {
-    try (BlockLog source = BlockLog.open(from, true);
-        BlockLog target = BlockLog.open(to, false)) {
-      return copy(source.commits(), source, target);
+    try (BlockLog source = BlockLog.open(from, true)) {
+      return into(to, target -> copy(source.commits(), source, target));
     }
   }
 
@@ -84,8 +85,8 @@ public final class Replication {
       throw new KvException("the CAR has " + roots.size() + " roots; a KV/DAG database's CAR"
           + " has one, its newest commit");
     }
-    try (BlockLog target = BlockLog.open(to, false)) {
-      return copy(chain(blocks, roots.get(0)), blocks, target);
+    try {
+      return into(to, target -> copy(chain(blocks, roots.get(0)), blocks, target));
     } catch (MissingBlockException e) {
       if (cut != null) {
         throw new MissingBlockException(e.cid(), "missing: the CAR is cut short ("
@@ -93,6 +94,38 @@ public final class Replication {
       }
       throw e;
     }
+  }
+
+  /**
+   * Runs {@code replication} on the {@code dag:} database {@code to}, created if needed. When
+   * this call created it and no commit arrived whole, the files it made are removed again: a
+   * refused source (a damaged first commit, a CAR cut short before it) leaves behind no empty
+   * database, which every later command would open only to say that it has no commit.
+   */
+  private static Result into(Path to, Function<BlockLog, Result> replication) {
+    boolean newDirectory = Files.notExists(to);
+    boolean newLog = Files.notExists(to.resolve(BlockLog.FILE_NAME));
+    RuntimeException failure;
+    try (BlockLog target = BlockLog.open(to, false)) {
+      try {
+        return replication.apply(target);
+      } catch (RuntimeException e) {
+        if (!newLog || !target.commits().isEmpty()) {
+          throw e;
+        }
+        failure = e;
+      }
+    } // the writer's lock is released here, so that its file can go
+    try {
+      Files.deleteIfExists(to.resolve(BlockLog.FILE_NAME));
+      Files.deleteIfExists(to.resolve(WriterLock.FILE_NAME));
+      if (newDirectory) {
+        Files.deleteIfExists(to);
+      }
+    } catch (IOException e) {
+      failure.addSuppressed(e); // what stays is harmless; the replication's error matters
+    }
+    throw failure;
   }
 
   /** The commits ending at {@code head}, oldest first. */
