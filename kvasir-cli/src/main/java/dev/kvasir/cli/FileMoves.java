@@ -37,12 +37,8 @@ final class FileMoves {
    */
   static <T, E extends Exception> T writeAside(Path target, PrintWriter err,
       Writing<T, E> writing) throws E, IOException {
+    requireDirectory(target);
     Path dir = target.toAbsolutePath().getParent();
-    if (dir != null && !Files.isDirectory(dir)) {
-      // Else the error would name the partial file, which the user never asked for.
-      throw new NoSuchFileException(target.toString(), null, "its directory " + dir
-          + " does not exist" + FileErrorReason.unexpandedTilde(target.toString()));
-    }
     // Else the whole file was written aside first, and the rename onto the directory failed
     // naming the partial file: "cannot use out.partial-4711: Is a directory".
     FileErrors.refuseDirectory(target);
@@ -66,6 +62,18 @@ final class FileMoves {
     } catch (Throwable failed) {
       Files.deleteIfExists(partial);
       throw failed;
+    }
+  }
+
+  /**
+   * Refuses a {@code target} whose directory does not exist, naming the target: else the
+   * error would name the file written aside, which the user never asked for.
+   */
+  static void requireDirectory(Path target) throws NoSuchFileException {
+    Path dir = target.toAbsolutePath().getParent();
+    if (dir != null && !Files.isDirectory(dir)) {
+      throw new NoSuchFileException(target.toString(), null, "its directory " + dir
+          + " does not exist" + FileErrorReason.unexpandedTilde(target.toString()));
     }
   }
 

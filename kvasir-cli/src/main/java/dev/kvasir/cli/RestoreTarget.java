@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -34,9 +35,11 @@ final class RestoreTarget {
    * The target for {@code to}, whose engine is {@code engine}. What killed restores to the same
    * target left beside it is removed first, saying so on {@code err}.
    */
-  static RestoreTarget of(EngineProvider engine, String to, PrintWriter err) {
+  static RestoreTarget of(EngineProvider engine, String to, PrintWriter err)
+      throws NoSuchFileException {
     if (engine.name().equals("sqlite") && !engine.files(to).isEmpty()) {
       Path file = Path.of(to);
+      FileMoves.requireDirectory(file);
       Path aside = aside(file, err);
       return new RestoreTarget(aside.toString(), aside, file);
     }

@@ -132,6 +132,11 @@ class BackupCliIT {
     Jar.Run exists = kvasir.run("restore", "--from", "dag:bk", "--to", "old.sqlite3");
     assertThat(exists.exit()).isEqualTo(3);
     assertThat(exists.err()).contains("exists");
+    Jar.Run noDirectory = kvasir.run("restore", "--from", "dag:bk", "--to", "gone/r.sqlite3");
+    assertThat(noDirectory.exit()).isEqualTo(3);
+    // Named as given, not as the file built aside (gone/r.sqlite3.restoring-PID).
+    assertThat(noDirectory.err()).contains("gone/r.sqlite3: its directory")
+        .doesNotContain("restoring");
 
     Jar.Run replicate = kvasir.run("replicate", "dag:bk", "dag:replica", "--json");
     assertThat(replicate.exit()).as(replicate.err()).isZero();
