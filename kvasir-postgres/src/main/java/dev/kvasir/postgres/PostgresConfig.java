@@ -7,10 +7,12 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.postgresql.PGProperty;
 
 /**
  * Where a {@link PostgresEngine} keeps its data and how it talks to the server. Immutable; each
@@ -93,6 +95,7 @@ public final class PostgresConfig {
     String schema = params.remove("schema");
     String poolSize = params.remove("poolSize");
     String retryMs = params.remove("retryTimeoutMs");
+    params.keySet().forEach(PostgresConfig::requireDriverParameter);
     StringBuilder jdbc = new StringBuilder("jdbc:postgresql://").append(m.group(2)).append('/');
     jdbc.append(m.group(3) == null ? "" : m.group(3));
     String sep = "?";
@@ -242,6 +245,31 @@ public final class PostgresConfig {
       }
     }
     return out;
+  }
+
+  /**
+   * Refuses a URL parameter the driver does not know: it would ignore it without a word, so
+   * that {@code ?sslmod=require} connected unencrypted and libpq's {@code connect_timeout}
+   * (pgjdbc's {@code connectTimeout}) had no effect. psql refuses such a URL too.
+   */
+  private static void requireDriverParameter(String name) {
+    if (PGProperty.forName(name) != null) {
+      return;
+    }
+    String meant = "";
+    for (PGProperty known : PGProperty.values()) {
+      if (folded(known.getName()).equals(folded(name))) {
+        meant = "; did you mean " + known.getName() + "?";
+      }
+    }
+    throw new KvArgumentException("'" + name + "' is no parameter of a postgresql:// URL: not"
+        + " Kvasir's (schema, poolSize, retryTimeoutMs) nor one the PostgreSQL JDBC driver"
+        + " reads (https://jdbc.postgresql.org/documentation/use/)" + meant);
+  }
+
+  /** A name as libpq or pgjdbc may write it: application_name, ApplicationName. */
+  private static String folded(String name) {
+    return name.replace("_", "").toLowerCase(Locale.ROOT);
   }
 
   private static int parseInt(String name, String value) {

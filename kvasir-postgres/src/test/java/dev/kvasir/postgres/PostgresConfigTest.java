@@ -82,6 +82,20 @@ class PostgresConfigTest {
         .hasMessage("poolSize must be 3 to 1000: received 2");
   }
 
+  /** The driver ignores a name it does not know: ?sslmod=require connected unencrypted. */
+  @Test
+  void aParameterNeitherKvasirNorTheDriverReads_isRefused_namingTheOneMeant() {
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?sslmod=require"))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessageStartingWith("'sslmod' is no parameter of a postgresql:// URL")
+        .hasMessageNotContaining("did you mean");
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?connect_timeout=5"))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessageEndingWith("did you mean connectTimeout?");
+    assertThat(PostgresConfig.of("postgresql://h/d?ApplicationName=shop&connectTimeout=5")
+        .jdbcUrl()).isEqualTo("jdbc:postgresql://h/d?ApplicationName=shop&connectTimeout=5");
+  }
+
   /** By the options' names; a pool size of 4294967299, cast to an int, was 3. */
   @Test
   void optionsOutOfRange_areRefused_namingTheOption() {
