@@ -10,8 +10,8 @@ import org.jline.reader.impl.DefaultParser;
 final class ShellWords extends DefaultParser {
   ShellWords() {
     setEscapeChars(new char[0]); // backslashes belong to JSON, as in a POSIX '…'
-    // JLine's default takes a line with an open quote as it stands, the quote dropped: a
-    // script's  set ["k"] '42  stored 42. Reading on, as sh does, keeps a value whole.
+    // JLine's default takes a line with an open quote as it stands, the quote dropped, so a
+    // script's line set ["k"] '42 stored 42. Reading on, as sh does, keeps a value whole.
     setEofOnUnclosedQuote(true);
   }
 
