@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -53,6 +55,9 @@ import picocli.CommandLine.Spec;
         "      --db-password-file /run/secrets/db --access-token-file /run/secrets/token \\",
         "      --log-format json --access-log"})
 final class ServeCommand implements Callable<Integer> {
+  /** The start's warnings, in the chosen log format like every other line (operations.md §6). */
+  private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
   private static final String UNRESOLVED_HOST = ": --host is neither an address nor a name this"
       + " machine resolves; give one of its addresses, such as 127.0.0.1, or 0.0.0.0 for all of"
       + " them";
@@ -228,8 +233,7 @@ final class ServeCommand implements Callable<Integer> {
       dbSource = fromFile.contains(spec.findOption("--db")) ? " (--db from " + config + ")"
           : DatabaseOption.fromEnvironment(spec, location);
       configureLogging();
-      UnknownVariables.warnings(spec.root(), System.getenv())
-          .forEach(w -> err.println("warning: " + w));
+      UnknownVariables.warnings(spec.root(), System.getenv()).forEach(LOG::warn);
       checkRanges();
       checkTls();
       tokens = ServeTokens.resolve(accessToken, accessTokenFile, tokensFile);
@@ -292,7 +296,7 @@ final class ServeCommand implements Callable<Integer> {
       err.flush();
     }, "kvasir-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    printBanner(out, err, served, running, tokenNote);
+    printBanner(out, served, running, tokenNote);
     terminated.await(); // without a SIGTERM handler, forever: the shutdown hook stops everything
     Runtime.getRuntime().removeShutdownHook(hook);
     running.close();
@@ -417,14 +421,13 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private void printBanner(PrintWriter out, PrintWriter err, String served, KvServer server,
+  private void printBanner(PrintWriter out, String served, KvServer server,
       String tokenNote) {
     boolean everywhere = host.equals("0.0.0.0") || host.equals("::");
     if (tlsCert == null && keystore == null && !isLoopback(host)) {
-      err.println("warning: serving on " + (everywhere ? "every network interface" : host)
+      LOG.warn("Serving on " + (everywhere ? "every network interface" : host)
           + " without TLS: the access token and all data cross the network unencrypted;"
           + " use --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy");
-      err.flush();
     }
     out.println("Kvasir serves " + served + " at " + server.url()
         + (everywhere ? " (listening on " + host + " port " + server.port()
