@@ -249,8 +249,9 @@ public final class PostgresConfig {
 
   /**
    * Refuses a URL parameter the driver does not know: it would ignore it without a word, so
-   * that {@code ?sslmod=require} connected unencrypted and libpq's {@code connect_timeout}
-   * (pgjdbc's {@code connectTimeout}) had no effect. psql refuses such a URL too.
+   * that {@code ?sslmod=require} connected without requiring TLS (the default, {@code prefer})
+   * and libpq's {@code connect_timeout} (pgjdbc's {@code connectTimeout}) had no effect. psql
+   * refuses such a URL too.
    */
   private static void requireDriverParameter(String name) {
     if (PGProperty.forName(name) != null) {
