@@ -1,5 +1,7 @@
 package dev.kvasir.cli;
 
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +23,13 @@ final class UnknownVariables {
   private UnknownVariables() {}
 
   /** One warning for each such variable of {@code environment}, naming a near option's. */
-  static List<String> warnings(CommandSpec root, Map<String, String> environment) {
+  static List<String> warnings(Map<String, String> environment) {
+    // Every command's options, not only those of the command line being run: that has only the
+    // command its arguments name, and a server's environment may carry a client's variables
+    // (KVASIR_CA_FILE, KVASIR_TIMEOUT) too.
+    PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
     Set<String> known = new TreeSet<>();
-    collect(root, known);
+    collect(Kvasir.commandLine(new Kvasir(), nowhere, nowhere).getCommandSpec(), known);
     List<String> warnings = new ArrayList<>();
     for (String name : new TreeSet<>(environment.keySet())) {
       if (name.startsWith(PREFIX) && !known.contains(name)) {

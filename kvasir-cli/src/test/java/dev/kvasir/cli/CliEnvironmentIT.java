@@ -79,6 +79,16 @@ class CliEnvironmentIT {
   }
 
   @Test
+  void serve_warnsOfAVariableNoCommandReads_butNotOfAnotherCommands() throws Exception {
+    // Its command line holds serve alone; the client's KVASIR_TIMEOUT was warned of as unknown.
+    Jar.Run serve = new Jar(dir).run(Map.of("KVASIR_PROT", "4512", "KVASIR_TIMEOUT", "5s",
+        "KVASIR_ACCESS_TOKEN", TOKEN), "serve", "--queue-lease", "50ms"); // stops after them
+    assertThat(serve.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(serve.err()).contains("WARN", "KVASIR_PROT is set but names no option of kvasir")
+        .doesNotContain("KVASIR_TIMEOUT");
+  }
+
+  @Test
   void thePasswordFile_reachesPostgresql_fromTheEnvironmentOrTheOption() throws Exception {
     Path secret = dir.resolve("db-password");
     Files.writeString(secret, "pw-kept-in-a-file-7\n");

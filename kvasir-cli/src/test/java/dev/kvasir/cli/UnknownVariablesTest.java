@@ -2,29 +2,21 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** serve's warnings about KVASIR_* variables that no option reads (docs/operations.md §2). */
 class UnknownVariablesTest {
-  private static CommandSpec root() {
-    return Kvasir.commandLine(new Kvasir(), new PrintWriter(new StringWriter()),
-        new PrintWriter(new StringWriter())).getCommandSpec();
-  }
-
   @Test
   void aMisspeltVariable_isNamed_withTheOneMeant() {
-    assertThat(UnknownVariables.warnings(root(), Map.of("KVASIR_READONLY", "true",
+    assertThat(UnknownVariables.warnings(Map.of("KVASIR_READONLY", "true",
         "KVASIR_PROT", "80", "KVASIR_PORT", "4512")))
         .containsExactly(
             "KVASIR_PROT is set but names no option of kvasir, so it is not read; did you mean"
                 + " KVASIR_PORT?",
             "KVASIR_READONLY is set but names no option of kvasir, so it is not read; did you"
                 + " mean KVASIR_READ_ONLY?");
-    assertThat(UnknownVariables.warnings(root(), Map.of("KVASIR_ANOTHER_PROGRAM", "x")))
+    assertThat(UnknownVariables.warnings(Map.of("KVASIR_ANOTHER_PROGRAM", "x")))
         .containsExactly("KVASIR_ANOTHER_PROGRAM is set but names no option of kvasir, so it"
             + " is not read");
   }
@@ -33,7 +25,7 @@ class UnknownVariablesTest {
   void everyVariableTheDocumentsName_andOtherPrograms_areLeftAlone() {
     // serve's (KVASIR_TLS_CERT), the client commands' (KVASIR_CA_FILE, KVASIR_TIMEOUT), and
     // variables without the prefix.
-    assertThat(UnknownVariables.warnings(root(), Map.of("KVASIR_DB", "a", "KVASIR_CONFIG", "b",
+    assertThat(UnknownVariables.warnings(Map.of("KVASIR_DB", "a", "KVASIR_CONFIG", "b",
         "KVASIR_TLS_CERT", "c", "KVASIR_CA_FILE", "d", "KVASIR_TIMEOUT", "5s",
         "KVASIR_DB_OPTION", "x=y", "KVASIR_ACCESS_TOKEN_FILE", "f", "DENO_KV_ACCESS_TOKEN", "g",
         "KVASIRX", "h"))).isEmpty();
