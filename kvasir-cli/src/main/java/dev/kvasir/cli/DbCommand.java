@@ -56,6 +56,16 @@ abstract class DbCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * @throws IllegalArgumentException if {@code value}, given, is below 1 ({@code list --limit},
+   *     {@code watch} and {@code listen --count}; a count of 0 printed one emission of watch)
+   */
+  static void positive(String option, Integer value) {
+    if (value != null && value <= 0) {
+      throw new IllegalArgumentException(option + " must be positive, not " + value);
+    }
+  }
+
   @Override
   public final Integer call() throws Exception {
     checkArguments();

@@ -37,9 +37,7 @@ final class ListCommand extends DbCommand {
   @Override
   void checkArguments() {
     selection.check();
-    if (limit != null && limit <= 0) {
-      throw new IllegalArgumentException("--limit must be positive, not " + limit);
-    }
+    positive("--limit", limit);
   }
 
   @Override

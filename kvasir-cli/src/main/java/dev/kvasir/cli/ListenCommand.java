@@ -32,9 +32,7 @@ final class ListenCommand extends DbCommand {
 
   @Override
   void checkArguments() {
-    if (count != null && count <= 0) { // as list --limit; 0 returned at once
-      throw new IllegalArgumentException("--count must be positive, not " + count);
-    }
+    positive("--count", count);
   }
 
   /** Taking a message off the queue is a write. */

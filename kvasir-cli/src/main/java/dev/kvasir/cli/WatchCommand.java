@@ -33,9 +33,7 @@ final class WatchCommand extends DbCommand {
   @Override
   void checkArguments() {
     atMostKeys(keys, Limits.MAX_WATCHED_KEYS, "watch");
-    if (count != null && count <= 0) { // as list --limit; 0 printed one emission
-      throw new IllegalArgumentException("--count must be positive, not " + count);
-    }
+    positive("--count", count);
   }
 
   @Override
