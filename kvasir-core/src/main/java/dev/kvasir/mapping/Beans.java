@@ -58,7 +58,11 @@ final class Beans {
   }
 
   private static Bean introspect(Class<?> type) {
-    if (!Modifier.isPublic(type.getModifiers()) || Modifier.isAbstract(type.getModifiers())
+    // A Number is read as a number (Reader.number), never through setters: an AtomicLong,
+    // whose getPlain/setPlain pair looks like a property, would be written as an object that
+    // cannot be read back.
+    if (Number.class.isAssignableFrom(type)
+        || !Modifier.isPublic(type.getModifiers()) || Modifier.isAbstract(type.getModifiers())
         || type.isInterface() || type.isArray() || type.isEnum() || type.isRecord()
         || type.getEnclosingClass() != null && !Modifier.isStatic(type.getModifiers())) {
       return null;

@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -316,6 +317,16 @@ class ReaderTest {
     assertThatThrownBy(() -> MAPPER.read(stored(List.of("USER")), EnumSet.class))
         .isInstanceOf(KvTypeException.class)
         .hasMessageContaining("an EnumSet is read only with its enum as its type argument");
+  }
+
+  @Test
+  void aNumberTypeWithGetterSetterPairs_isRefusedWhenWritten_notWrittenAsAnObject() {
+    // AtomicLong has getPlain/setPlain and getOpaque/setOpaque: it was written as the bean
+    // {opaque: 3, plain: 3}, which reading as AtomicLong then refused.
+    assertThatThrownBy(() -> V8.serialize(Map.of("hits", new AtomicLong(3)), MAPPER))
+        .isInstanceOf(KvTypeException.class)
+        .hasMessageStartingWith("value.hits: java.util.concurrent.atomic.AtomicLong is not"
+            + " serializable");
   }
 
   record Measures(float ratio, double total) {}
