@@ -18,4 +18,6 @@ module dev.kvasir.server {
   requires transitive micrometer.core;
   requires dev.kvasir.micrometer;
   requires transitive micrometer.registry.prometheus;
+  // The format /metrics answers in, chosen by the Accept header.
+  requires io.prometheus.writer.text;
 }

@@ -453,10 +453,10 @@ public final class KvServer implements AutoCloseable {
     }
 
     /**
-     * Meters the server in {@code registry} and serves it at {@code GET /metrics} in
-     * Prometheus's text format (docs/operations.md §5): requests by endpoint and status with
-     * latencies, commits, open watch streams, the engine's own meters, and the JVM. Off by
-     * default.
+     * Meters the server in {@code registry} and serves it at {@code GET /metrics} in the
+     * format the scraper asks for, Prometheus's text by default (docs/operations.md §5):
+     * requests by endpoint and status with latencies, commits, open watch streams, the engine's
+     * own meters, and the JVM. Off by default.
      */
     public Builder metrics(PrometheusMeterRegistry registry) {
       this.metrics = Objects.requireNonNull(registry, "registry");

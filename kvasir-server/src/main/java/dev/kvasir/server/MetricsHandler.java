@@ -1,6 +1,11 @@
 package dev.kvasir.server;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import org.eclipse.jetty.http.HttpHeader;
@@ -11,12 +16,16 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * {@code GET /metrics}: the registry in Prometheus's text format (docs/operations.md §5),
+ * {@code GET /metrics}: the registry in the format the scraper's {@code Accept} header asks
+ * for, Prometheus's text by default, OpenMetrics or protobuf on request (docs/operations.md §5),
  * behind its own bearer token when one is set, so a scraper needs no database token. The
  * scrape, which reads every meter, runs on a thread of the server's pool, not on the selector
  * Jetty may call this on (docs/kv-connect.md §13); 503 if that pool is stopping.
  */
 final class MetricsHandler extends Handler.Wrapper {
+  /** The registry's own choice of writer for an Accept header, asked for its content type. */
+  private static final ExpositionFormats FORMATS = ExpositionFormats.init();
+
   private final PrometheusMeterRegistry registry;
   private final byte[] token;
 
@@ -43,8 +52,25 @@ final class MetricsHandler extends Handler.Wrapper {
             "the metrics need 'Authorization: Bearer <metrics token>'\n");
       }
     }
-    return Replies.onPool(request, response, callback, "the server is stopping\n",
-        () -> Replies.send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8",
-            registry.scrape()));
+    String accept = String.join(",", request.getHeaders().getValuesList(HttpHeader.ACCEPT));
+    return Replies.onPool(request, response, callback, "the server is stopping\n", () -> {
+      ExpositionFormatWriter format = FORMATS.findWriter(accept);
+      response.getHeaders().put(HttpHeader.VARY, HttpHeader.ACCEPT.asString());
+      Replies.send(response, callback, 200, format.getContentType(), scrape(accept));
+    });
+  }
+
+  /**
+   * The registry written as {@code findWriter(accept)} writes it: the registry asks the same
+   * default formats for its writer.
+   */
+  private byte[] scrape(String accept) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+    try {
+      registry.scrape(out, accept);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // cannot happen: the stream is in memory
+    }
+    return out.toByteArray();
   }
 }

@@ -30,9 +30,15 @@ final class Replies {
   /** Answers with {@code status} and {@code body} of {@code contentType}; always true. */
   static boolean send(Response response, Callback callback, int status, String contentType,
       String body) {
+    return send(response, callback, status, contentType, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Answers with {@code status} and {@code body} of {@code contentType}; always true. */
+  static boolean send(Response response, Callback callback, int status, String contentType,
+      byte[] body) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-    response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+    response.write(true, ByteBuffer.wrap(body), callback);
     return true;
   }
 

@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,6 +90,54 @@ class MetricsTest {
         assertThat(text).contains("# HELP kvasir_server_commits_total Atomic writes the engine"
             + " answered, by outcome: committed or check_failed");
       }
+    }
+  }
+
+  /** What Prometheus 3 sends by default: OpenMetrics first, Prometheus's text after it. */
+  private static final String PROMETHEUS_ACCEPT = "application/openmetrics-text;version=1.0.0;"
+      + "escaping=allow-utf-8,application/openmetrics-text;version=0.0.1;q=0.75,"
+      + "text/plain;version=1.0.0;escaping=allow-utf-8;q=0.5,text/plain;version=0.0.4;q=0.4,"
+      + "*/*;q=0.1";
+
+  private HttpResponse<byte[]> scrapeAccepting(KvServer server, String accept) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + "/metrics"));
+    if (accept != null) {
+      b.header("Accept", accept);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  @Test
+  void scrape_answersInTheFormatTheAcceptHeaderAsksFor() throws Exception {
+    // Before, every scrape got Prometheus's text 0.0.4, whatever the scraper asked for.
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (MemoryEngine engine = MemoryEngine.open();
+        KvServer server = KvServer.builder(engine).accessToken(Served.TOKEN).port(0)
+            .metrics(registry).start();
+        Kv kv = Kv.open(server.url(), KvOptions.defaults().with("accessToken", Served.TOKEN))) {
+      kv.set(KvKey.of("k"), 1);
+
+      HttpResponse<byte[]> plain = scrapeAccepting(server, null);
+      assertThat(plain.headers().firstValue("Content-Type"))
+          .hasValue("text/plain; version=0.0.4; charset=utf-8");
+      assertThat(new String(plain.body(), StandardCharsets.UTF_8))
+          .contains("# TYPE kvasir_server_commits_total counter").doesNotContain("# EOF");
+
+      HttpResponse<byte[]> open = scrapeAccepting(server, PROMETHEUS_ACCEPT);
+      assertThat(open.statusCode()).isEqualTo(200);
+      assertThat(open.headers().firstValue("Content-Type"))
+          .hasValue("application/openmetrics-text; version=1.0.0; charset=utf-8");
+      assertThat(open.headers().firstValue("Vary")).hasValue("Accept");
+      String openText = new String(open.body(), StandardCharsets.UTF_8);
+      assertThat(openText).contains("# TYPE kvasir_server_commits counter")
+          .contains("kvasir_server_commits_total{outcome=\"committed\"} 1").endsWith("# EOF\n");
+
+      HttpResponse<byte[]> binary = scrapeAccepting(server, "application/vnd.google.protobuf;"
+          + "proto=io.prometheus.client.MetricFamily;encoding=delimited");
+      assertThat(binary.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
+          assertThat(type).startsWith("application/vnd.google.protobuf;"));
+      assertThat(new String(binary.body(), StandardCharsets.ISO_8859_1))
+          .contains("kvasir_server_commits_total").doesNotContain("# TYPE");
     }
   }
 
