@@ -27,6 +27,10 @@ import picocli.CommandLine.Spec;
  */
 final class DatabaseOption {
   static final String DEFAULT = "./kvasir.sqlite3";
+  // Variables read here rather than through an option's default value, for the reasons below.
+  static final String ACCESS_TOKEN_VARIABLE = "KVASIR_ACCESS_TOKEN";
+  static final String PASSWORD_FILE_VARIABLE = "KVASIR_DB_PASSWORD_FILE";
+  static final String CA_FILE_VARIABLE = "KVASIR_CA_FILE";
 
   // The same variable as serve's --db: a shell that exports it for the server would otherwise
   // send every other command, writes included, to a new ./kvasir.sqlite3 without a word
@@ -160,7 +164,7 @@ final class DatabaseOption {
     // or a remote database still opens local files. A token given as an option to any other
     // database is refused by its engine, as a mistake.
     String token = accessToken != null ? accessToken
-        : remote ? System.getenv("KVASIR_ACCESS_TOKEN") : null;
+        : remote ? System.getenv(ACCESS_TOKEN_VARIABLE) : null;
     if (token != null && !token.isEmpty()) {
       options = options.with("accessToken", token);
     } else if (remote && isEmpty(System.getenv("DENO_KV_ACCESS_TOKEN"))) {
@@ -169,7 +173,7 @@ final class DatabaseOption {
           + " the environment variable KVASIR_ACCESS_TOKEN (or DENO_KV_ACCESS_TOKEN)");
     }
     // Likewise the password file that serve's configuration names, for an engine that logs in.
-    String envPasswordFile = System.getenv("KVASIR_DB_PASSWORD_FILE");
+    String envPasswordFile = System.getenv(PASSWORD_FILE_VARIABLE);
     Path password = passwordFile != null ? passwordFile
         : engine.takesPassword() && !isEmpty(envPasswordFile)
             ? Path.of(envPasswordFile) : null;
@@ -207,7 +211,7 @@ final class DatabaseOption {
       }
       return Optional.of(given);
     }
-    String fromEnvironment = System.getenv("KVASIR_CA_FILE");
+    String fromEnvironment = System.getenv(CA_FILE_VARIABLE);
     return https && !isEmpty(fromEnvironment) ? Optional.of(Path.of(fromEnvironment))
         : Optional.empty();
   }

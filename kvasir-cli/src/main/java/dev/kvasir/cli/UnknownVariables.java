@@ -2,23 +2,33 @@ package dev.kvasir.cli;
 
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
 
 /**
- * The {@code KVASIR_*} environment variables that name no option of any command. A misspelt
- * one ({@code KVASIR_READ_ONLY} as {@code KVASIR_READONLY}) leaves its option at the default
- * without a word, where the same slip in a {@code --config} file stops the start; {@code serve}
- * warns of them (docs/operations.md §2). Only a warning: a variable for another program may
- * share the prefix.
+ * The {@code KVASIR_*} environment variables that no command reads. A misspelt one ({@code
+ * KVASIR_READ_ONLY} as {@code KVASIR_READONLY}) leaves its option at the default without a
+ * word, where the same slip in a {@code --config} file stops the start; {@code serve} warns of
+ * them (docs/operations.md §2). Only a warning: a variable for another program may share the
+ * prefix.
  */
 final class UnknownVariables {
   private static final String PREFIX = "KVASIR_";
+  /** A variable in picocli's syntax for a default value: {@code ${env:NAME} or ${env:NAME:-x}}. */
+  private static final Pattern FROM_ENVIRONMENT = Pattern.compile("\\$\\{env:(\\w+)");
+  /** The variables read with {@code System.getenv}, each by its option's code. */
+  private static final Set<String> READ_BY_HAND = Set.of(DatabaseOption.ACCESS_TOKEN_VARIABLE,
+      DatabaseOption.PASSWORD_FILE_VARIABLE, DatabaseOption.CA_FILE_VARIABLE,
+      Logging.LEVEL_VARIABLE, Logging.FORMAT_VARIABLE);
 
   private UnknownVariables() {}
 
@@ -34,17 +44,28 @@ final class UnknownVariables {
     for (String name : new TreeSet<>(environment.keySet())) {
       if (name.startsWith(PREFIX) && !known.contains(name)) {
         String near = nearest(name, known);
-        warnings.add(name + " is set but names no option of kvasir, so it is not read"
+        warnings.add(name + " is set but no kvasir command reads it"
             + (near == null ? "" : "; did you mean " + near + "?"));
       }
     }
     return warnings;
   }
 
+  /**
+   * The variables the commands read: those their options' default values name ({@code
+   * ${env:KVASIR_PORT:-4512}}), and those read by hand. An option's name alone is not enough:
+   * {@code list --limit} reads no {@code KVASIR_LIMIT}.
+   */
   private static void collect(CommandSpec command, Set<String> into) {
+    into.addAll(READ_BY_HAND);
     for (OptionSpec option : command.options()) {
-      if (!option.usageHelp() && !option.versionHelp()) {
-        into.add(ConfigFile.variable(option));
+      Option declared = option.userObject() instanceof AnnotatedElement element
+          ? element.getAnnotation(Option.class) : null;
+      if (declared != null) {
+        Matcher m = FROM_ENVIRONMENT.matcher(declared.defaultValue());
+        while (m.find()) {
+          into.add(m.group(1));
+        }
       }
     }
     command.subcommands().values().forEach(sub -> collect(sub.getCommandSpec(), into));
