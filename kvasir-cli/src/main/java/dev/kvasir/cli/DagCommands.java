@@ -218,7 +218,9 @@ final class DagCommands {
   @Command(name = "diff", mixinStandardHelpOptions = true,
       description = "Compare this store's root with another root.",
       footer = {"", "OTHER is a root CID in this store, or another store (directory or .car).",
-          "Lines: '+ key cid' added, '- key cid' removed, '~ key old -> new' changed."})
+          "Lines say what going from this store's root to OTHER changes: '+ key cid' added"
+              + " (only OTHER has it), '- key cid' removed (only this store has it),"
+              + " '~ key old -> new' changed."})
   static final class Diff extends Base {
     @Parameters(paramLabel = "OTHER", description = "A root CID or another store.")
     String other;
@@ -228,7 +230,8 @@ final class DagCommands {
       DagStore store = open(true);
       Pail pail = store.pail();
       Cid otherRoot;
-      if (other.startsWith("baf") || other.startsWith("Qm")) {
+      // A store named like a CID ("bafkrei-copy") is still a store.
+      if (!Files.exists(Path.of(other)) && (other.startsWith("baf") || other.startsWith("Qm"))) {
         otherRoot = Cid.parse(other);
       } else {
         // Read both stores as one; diff writes nothing, so neither store changes.

@@ -54,6 +54,11 @@ class DagCliIT {
         .isEqualTo(Kvasir.FAILED);
     Jar.Run diff = kvasir.run("dag", "diff", "other");
     assertThat(diff.out().lines()).containsExactly("- fruit/pear " + red);
+    // A store whose name begins as a CID does; before, it was parsed as one and refused.
+    assertThat(kvasir.run("dag", "--store", "bafcopy", "import", "copy.car").exit()).isZero();
+    Jar.Run same = kvasir.run("dag", "diff", "bafcopy");
+    assertThat(same.exit()).as(same.err()).isZero();
+    assertThat(same.out()).isEmpty();
 
     Jar.Run carPut = kvasir.run("dag", "--store", "copy.car", "put", "nut", "brown");
     assertThat(carPut.exit()).as(carPut.err()).isZero();
