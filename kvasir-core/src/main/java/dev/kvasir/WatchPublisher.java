@@ -1,6 +1,7 @@
 package dev.kvasir;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Flow;
 
 /**
@@ -18,6 +19,8 @@ final class WatchPublisher implements Flow.Publisher<List<KvEntry>> {
 
   @Override
   public void subscribe(Flow.Subscriber<? super List<KvEntry>> subscriber) {
+    // Refused before the watch is opened (Reactive Streams rule 1.9), which nothing would close.
+    Objects.requireNonNull(subscriber, "subscriber");
     WatchStream stream;
     try {
       stream = kv.watch(keys);
@@ -33,7 +36,12 @@ final class WatchPublisher implements Flow.Publisher<List<KvEntry>> {
       return;
     }
     Emitter emitter = new Emitter(stream, subscriber);
-    subscriber.onSubscribe(emitter);
+    try {
+      subscriber.onSubscribe(emitter);
+    } catch (RuntimeException e) { // the subscriber broke rule 2.13; its watch ends here
+      stream.close();
+      throw e;
+    }
     Thread thread = new Thread(emitter::run, "kvasir-watch-publisher");
     thread.setDaemon(true);
     thread.start();

@@ -1,10 +1,12 @@
 package dev.kvasir.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
+import dev.kvasir.base.MeterSink;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -12,6 +14,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleConsumer;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 
 /** watch: initial state, changes, deletes, several keys, expiry, close (reference §6). */
@@ -195,5 +200,99 @@ public abstract class WatchContract extends ContractBase {
     assertThat(second.get(0).value()).isEqualTo(1.0);
     kv.close();
     assertThat(signals.poll(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("complete");
+  }
+
+  /** The {@code kvasir.watches.open} gauge of this test's database. */
+  private DoubleSupplier openWatches() {
+    DoubleSupplier[] gauge = new DoubleSupplier[1];
+    kv.bindMeters(new MeterSink() {
+      @Override
+      public LongConsumer counter(String name, String description, String... tags) {
+        return n -> { };
+      }
+
+      @Override
+      public void functionCounter(String name, String description, DoubleSupplier value,
+          String... tags) {}
+
+      @Override
+      public DoubleConsumer summary(String name, String description, String... tags) {
+        return v -> { };
+      }
+
+      @Override
+      public LongConsumer timer(String name, String description, String... tags) {
+        return n -> { };
+      }
+
+      @Override
+      public void gauge(String name, String description, DoubleSupplier value,
+          String... tags) {
+        if (name.equals("kvasir.watches.open")) {
+          gauge[0] = value;
+        }
+      }
+    });
+    return gauge[0];
+  }
+
+  @Test
+  void watchPublisher_followsTheFlowRules_forANullSubscriber_aBadRequest_andACancel()
+      throws Exception {
+    DoubleSupplier open = openWatches();
+    Flow.Publisher<List<KvEntry>> publisher = kv.watchPublisher(List.of(key("r")));
+    // Rule 1.9: a null subscriber is refused. Before, the watch was opened first and never
+    // closed.
+    assertThatThrownBy(() -> publisher.subscribe(null))
+        .isInstanceOf(NullPointerException.class);
+    assertThat(open.getAsDouble()).as("watches left open").isZero();
+
+    // Rule 3.9: a request of 0 ends the subscription with IllegalArgumentException.
+    BlockingQueue<Object> signals = new LinkedBlockingQueue<>();
+    Flow.Subscription[] subscription = new Flow.Subscription[1];
+    Flow.Subscriber<List<KvEntry>> recorder = new Flow.Subscriber<>() {
+      @Override
+      public void onSubscribe(Flow.Subscription s) {
+        subscription[0] = s;
+      }
+
+      @Override
+      public void onNext(List<KvEntry> item) {
+        signals.add(item);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        signals.add(t);
+      }
+
+      @Override
+      public void onComplete() {
+        signals.add("complete");
+      }
+    };
+    publisher.subscribe(recorder);
+    subscription[0].request(0);
+    assertThat(signals.poll(WAIT_SECONDS, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class);
+    awaitZero(open);
+
+    // A cancelled subscription closes its watch and signals nothing more.
+    publisher.subscribe(recorder);
+    subscription[0].request(1);
+    assertThat(signals.poll(WAIT_SECONDS, TimeUnit.SECONDS)).isInstanceOf(List.class);
+    subscription[0].cancel();
+    awaitZero(open);
+    subscription[0].request(1);
+    kv.set(key("r"), 1);
+    assertThat(signals.poll(200, TimeUnit.MILLISECONDS)).isNull();
+  }
+
+  private static void awaitZero(DoubleSupplier open) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (open.getAsDouble() != 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(open.getAsDouble()).as("watches left open").isZero();
   }
 }
