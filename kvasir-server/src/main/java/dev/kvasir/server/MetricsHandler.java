@@ -41,8 +41,9 @@ final class MetricsHandler extends Handler.Wrapper {
     if (!Request.getPathInContext(request).equals("/metrics")) {
       return super.handle(request, response, callback);
     }
-    if (!HttpMethod.GET.is(request.getMethod())) {
-      response.getHeaders().put(HttpHeader.ALLOW, "GET");
+    // HEAD as every HTTP server must take it (RFC 9110 §9.1), answered as GET without the body.
+    if (!HttpMethod.GET.is(request.getMethod()) && !HttpMethod.HEAD.is(request.getMethod())) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
       return Replies.send(response, callback, 405, Replies.TEXT, "metrics take GET\n");
     }
     if (token != null) {

@@ -108,7 +108,7 @@ class MetricsTest {
   }
 
   @Test
-  void scrape_answersInTheFormatTheAcceptHeaderAsksFor() throws Exception {
+  void scrape_answersInTheFormatTheAcceptHeaderAsksFor_andHeadAsGetWithoutTheBody() throws Exception {
     // Before, every scrape got Prometheus's text 0.0.4, whatever the scraper asked for.
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (MemoryEngine engine = MemoryEngine.open();
@@ -131,6 +131,14 @@ class MetricsTest {
       String openText = new String(open.body(), StandardCharsets.UTF_8);
       assertThat(openText).contains("# TYPE kvasir_server_commits counter")
           .contains("kvasir_server_commits_total{outcome=\"committed\"} 1").endsWith("# EOF\n");
+
+      // HEAD, which every HTTP server must take, is GET without the body; it was 405.
+      HttpResponse<Void> head = http.send(HttpRequest.newBuilder(URI.create(server.url()
+          + "/metrics")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.discarding());
+      assertThat(head.statusCode()).isEqualTo(200);
+      assertThat(head.headers().firstValue("Content-Type"))
+          .hasValue("text/plain; version=0.0.4; charset=utf-8");
 
       HttpResponse<byte[]> binary = scrapeAccepting(server, "application/vnd.google.protobuf;"
           + "proto=io.prometheus.client.MetricFamily;encoding=delimited");
