@@ -271,7 +271,7 @@ final class ImportCommand extends DbCommand {
       throw new IllegalArgumentException("expiresAt is not an ISO-8601 instant: "
           + e.getParsedString());
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
+      throw new IllegalArgumentException("not JSON: " + JsonText.problem(e));
     } catch (KvLimitException e) {
       throw new IllegalArgumentException(e.getMessage());
     }

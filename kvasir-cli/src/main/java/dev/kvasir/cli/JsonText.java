@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.regex.Pattern;
 
 /**
  * JSON text given to a command (a VALUE, an import line) read as JavaScript's
@@ -26,8 +27,21 @@ import java.io.UncheckedIOException;
  */
 final class JsonText {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  /** Where Jackson's messages say a place: {@code [Source: …; line: 1, column: 9]}. */
+  private static final Pattern SOURCE_LOCATION =
+      Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]");
 
   private JsonText() {}
+
+  /**
+   * Jackson's own words for what is wrong with a text, with a place in it as {@code line 1,
+   * column 9}: its message names the place of an unclosed object's start as {@code [Source:
+   * REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 1]},
+   * which speaks of its API to a user who typed JSON.
+   */
+  static String problem(JsonProcessingException e) {
+    return SOURCE_LOCATION.matcher(e.getOriginalMessage()).replaceAll("line $1, column $2");
+  }
 
   /**
    * The one value in {@code text}.

@@ -75,7 +75,7 @@ enum ValueType {
             + tagged + "'");
       }
       throw new IllegalArgumentException("'" + quoted(text) + "' is not JSON ("
-          + withoutJacksonAdvice(e.getOriginalMessage())
+          + withoutJacksonAdvice(JsonText.problem(e))
           + "); quote strings as '\"text\"' or pass --type string");
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("'" + quoted(text) + "' is not a " + this);

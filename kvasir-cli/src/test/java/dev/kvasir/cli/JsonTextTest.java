@@ -24,6 +24,16 @@ class JsonTextTest {
   }
 
   @Test
+  void anUnclosedObject_namesWhereItOpened_inTheUsersTerms() {
+    // Jackson's message named its API: "(start marker at [Source: REDACTED
+    // (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 1])".
+    assertThatThrownBy(() -> ValueType.json.parse("[1, {\"a\":1"))
+        .hasMessage("'[1, {\"a\":1' is not JSON (Unexpected end-of-input: expected close marker"
+            + " for Object (start marker at line 1, column 5)); quote strings as '\"text\"' or"
+            + " pass --type string");
+  }
+
+  @Test
   void noValue_isRefused_notStoredAsAnEmptyObject() {
     for (String text : List.of("", "   ", "\n")) {
       assertThatThrownBy(() -> ValueType.json.parse(text)).as("'%s'", text)

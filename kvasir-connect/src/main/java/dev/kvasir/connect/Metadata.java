@@ -71,8 +71,11 @@ public record Metadata(int version, UUID databaseId, List<Endpoint> endpoints, S
       }
       return out;
     } catch (JsonProcessingException e) {
+      // Jackson names an unclosed object's start as "[Source: REDACTED (`StreamReadFeature…`
+      // disabled); line: 1, column: 1]", words about its API that a caller cannot act on.
       throw new BadRequestException("The metadata request is not valid JSON: "
-          + e.getOriginalMessage());
+          + e.getOriginalMessage().replaceAll(
+              "\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]", "line $1, column $2"));
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a String has no I/O to fail
     }

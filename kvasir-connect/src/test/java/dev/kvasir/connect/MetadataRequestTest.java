@@ -34,6 +34,14 @@ class MetadataRequestTest {
   }
 
   @Test
+  void unclosedJson_isRefused_namingWhereItOpened_inTheCallersTerms() {
+    assertThatThrownBy(() -> Metadata.offeredVersions("{\"supportedVersions\":[3]"))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessage("The metadata request is not valid JSON: Unexpected end-of-input: expected"
+            + " close marker for Object (start marker at line 1, column 1)");
+  }
+
+  @Test
   void aFieldGivenTwice_isRefused_notReadAsTheLastOne() {
     assertThatThrownBy(() -> Metadata.offeredVersions(
         "{\"supportedVersions\":[3], \"supportedVersions\":[1]}"))
