@@ -29,11 +29,17 @@ class MetricsTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   private HttpResponse<String> scrape(KvServer server, String token) throws Exception {
+    return http.send(get(server, "Authorization", token == null ? null : "Bearer " + token),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** {@code GET /metrics}, with the header {@code name} unless {@code value} is null. */
+  private static HttpRequest get(KvServer server, String name, String value) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + "/metrics"));
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
+    if (value != null) {
+      b.header(name, value);
     }
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return b.build();
   }
 
   @Test
@@ -100,15 +106,12 @@ class MetricsTest {
       + "*/*;q=0.1";
 
   private HttpResponse<byte[]> scrapeAccepting(KvServer server, String accept) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + "/metrics"));
-    if (accept != null) {
-      b.header("Accept", accept);
-    }
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    return http.send(get(server, "Accept", accept), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   @Test
-  void scrape_answersInTheFormatTheAcceptHeaderAsksFor_andHeadAsGetWithoutTheBody() throws Exception {
+  void scrape_answersInTheFormatTheAcceptHeaderAsksFor_andHeadAsGetWithoutTheBody()
+      throws Exception {
     // Before, every scrape got Prometheus's text 0.0.4, whatever the scraper asked for.
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (MemoryEngine engine = MemoryEngine.open();

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
-import dev.kvasir.base.MeterSink;
+import dev.kvasir.testkit.RecordingMeterSink;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -14,9 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.DoubleConsumer;
 import java.util.function.DoubleSupplier;
-import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 
 /** watch: initial state, changes, deletes, several keys, expiry, close (reference §6). */
@@ -163,83 +161,63 @@ public abstract class WatchContract extends ContractBase {
     assertThat(two.stream.hasNext()).isFalse();
   }
 
-  @Test
-  void watchPublisher_deliversOnDemand_andCompletesOnClose() throws Exception {
-    BlockingQueue<Object> signals = new LinkedBlockingQueue<>();
-    Flow.Subscription[] subscription = new Flow.Subscription[1];
-    kv.watchPublisher(List.of(key("p"))).subscribe(new Flow.Subscriber<List<KvEntry>>() {
-      @Override
-      public void onSubscribe(Flow.Subscription s) {
-        subscription[0] = s;
-        s.request(1);
-      }
+  /** A subscriber that queues every signal it gets: the states, an error, "complete". */
+  private static final class Recorder implements Flow.Subscriber<List<KvEntry>> {
+    final BlockingQueue<Object> signals = new LinkedBlockingQueue<>();
+    Flow.Subscription subscription;
 
-      @Override
-      public void onNext(List<KvEntry> item) {
-        signals.add(item);
-      }
+    @Override
+    public void onSubscribe(Flow.Subscription s) {
+      subscription = s;
+    }
 
-      @Override
-      public void onError(Throwable t) {
-        signals.add(t);
-      }
+    @Override
+    public void onNext(List<KvEntry> item) {
+      signals.add(item);
+    }
 
-      @Override
-      public void onComplete() {
-        signals.add("complete");
-      }
-    });
+    @Override
+    public void onError(Throwable t) {
+      signals.add(t);
+    }
+
+    @Override
+    public void onComplete() {
+      signals.add("complete");
+    }
+
+    Object next(long millis) throws InterruptedException {
+      return signals.poll(millis, TimeUnit.MILLISECONDS);
+    }
+
     @SuppressWarnings("unchecked")
-    List<KvEntry> first = (List<KvEntry>) signals.poll(WAIT_SECONDS, TimeUnit.SECONDS);
-    assertThat(first.get(0).exists()).isFalse();
-    kv.set(key("p"), 1);
-    assertThat(signals.poll(200, TimeUnit.MILLISECONDS)).as("no demand, no emission").isNull();
-    subscription[0].request(5);
-    @SuppressWarnings("unchecked")
-    List<KvEntry> second = (List<KvEntry>) signals.poll(WAIT_SECONDS, TimeUnit.SECONDS);
-    assertThat(second.get(0).value()).isEqualTo(1.0);
-    kv.close();
-    assertThat(signals.poll(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("complete");
+    List<KvEntry> nextState() throws InterruptedException {
+      Object signal = next(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+      assertThat(signal).as("a state within %d s", WAIT_SECONDS).isInstanceOf(List.class);
+      return (List<KvEntry>) signal;
+    }
   }
 
-  /** The {@code kvasir.watches.open} gauge of this test's database. */
-  private DoubleSupplier openWatches() {
-    DoubleSupplier[] gauge = new DoubleSupplier[1];
-    kv.bindMeters(new MeterSink() {
-      @Override
-      public LongConsumer counter(String name, String description, String... tags) {
-        return n -> { };
-      }
-
-      @Override
-      public void functionCounter(String name, String description, DoubleSupplier value,
-          String... tags) {}
-
-      @Override
-      public DoubleConsumer summary(String name, String description, String... tags) {
-        return v -> { };
-      }
-
-      @Override
-      public LongConsumer timer(String name, String description, String... tags) {
-        return n -> { };
-      }
-
-      @Override
-      public void gauge(String name, String description, DoubleSupplier value,
-          String... tags) {
-        if (name.equals("kvasir.watches.open")) {
-          gauge[0] = value;
-        }
-      }
-    });
-    return gauge[0];
+  @Test
+  void watchPublisher_deliversOnDemand_andCompletesOnClose() throws Exception {
+    Recorder recorder = new Recorder();
+    kv.watchPublisher(List.of(key("p"))).subscribe(recorder);
+    recorder.subscription.request(1);
+    assertThat(recorder.nextState().get(0).exists()).isFalse();
+    kv.set(key("p"), 1);
+    assertThat(recorder.next(200)).as("no demand, no emission").isNull();
+    recorder.subscription.request(5);
+    assertThat(recorder.nextState().get(0).value()).isEqualTo(1.0);
+    kv.close();
+    assertThat(recorder.next(TimeUnit.SECONDS.toMillis(WAIT_SECONDS))).isEqualTo("complete");
   }
 
   @Test
   void watchPublisher_followsTheFlowRules_forANullSubscriber_aBadRequest_andACancel()
       throws Exception {
-    DoubleSupplier open = openWatches();
+    RecordingMeterSink meters = new RecordingMeterSink();
+    kv.bindMeters(meters);
+    DoubleSupplier open = () -> meters.read("kvasir.watches.open");
     Flow.Publisher<List<KvEntry>> publisher = kv.watchPublisher(List.of(key("r")));
     // Rule 1.9: a null subscriber is refused. Before, the watch was opened first and never
     // closed.
@@ -248,44 +226,23 @@ public abstract class WatchContract extends ContractBase {
     assertThat(open.getAsDouble()).as("watches left open").isZero();
 
     // Rule 3.9: a request of 0 ends the subscription with IllegalArgumentException.
-    BlockingQueue<Object> signals = new LinkedBlockingQueue<>();
-    Flow.Subscription[] subscription = new Flow.Subscription[1];
-    Flow.Subscriber<List<KvEntry>> recorder = new Flow.Subscriber<>() {
-      @Override
-      public void onSubscribe(Flow.Subscription s) {
-        subscription[0] = s;
-      }
-
-      @Override
-      public void onNext(List<KvEntry> item) {
-        signals.add(item);
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        signals.add(t);
-      }
-
-      @Override
-      public void onComplete() {
-        signals.add("complete");
-      }
-    };
-    publisher.subscribe(recorder);
-    subscription[0].request(0);
-    assertThat(signals.poll(WAIT_SECONDS, TimeUnit.SECONDS))
+    Recorder refused = new Recorder();
+    publisher.subscribe(refused);
+    refused.subscription.request(0);
+    assertThat(refused.next(TimeUnit.SECONDS.toMillis(WAIT_SECONDS)))
         .isInstanceOf(IllegalArgumentException.class);
     awaitZero(open);
 
     // A cancelled subscription closes its watch and signals nothing more.
-    publisher.subscribe(recorder);
-    subscription[0].request(1);
-    assertThat(signals.poll(WAIT_SECONDS, TimeUnit.SECONDS)).isInstanceOf(List.class);
-    subscription[0].cancel();
+    Recorder cancelled = new Recorder();
+    publisher.subscribe(cancelled);
+    cancelled.subscription.request(1);
+    cancelled.nextState();
+    cancelled.subscription.cancel();
     awaitZero(open);
-    subscription[0].request(1);
+    cancelled.subscription.request(1);
     kv.set(key("r"), 1);
-    assertThat(signals.poll(200, TimeUnit.MILLISECONDS)).isNull();
+    assertThat(cancelled.next(200)).isNull();
   }
 
   private static void awaitZero(DoubleSupplier open) throws InterruptedException {
