@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jline.reader.Candidate;
@@ -47,6 +49,8 @@ final class ShellCommand implements Callable<Integer> {
 
   /** Words that leave the shell: its own, and those of sqlite3 and psql, which users type. */
   static final Set<String> LEAVE = Set.of("exit", "quit", ".exit", ".quit", "\\q");
+  /** Commands that do not run inside the shell: they run from the terminal. */
+  static final Set<String> OUTSIDE = Set.of("shell", "serve");
 
   @Option(names = "--history", paramLabel = "FILE",
       defaultValue = "${sys:user.home}/.kvasir_history",
@@ -133,7 +137,11 @@ final class ShellCommand implements Callable<Integer> {
       if (LEAVE.contains(command)) {
         break;
       }
-      if (command.equals("shell") || command.equals("serve")) {
+      if (command.equals("help") && words.size() == 1) {
+        out.print(help(template));
+        continue;
+      }
+      if (OUTSIDE.contains(command)) {
         err.println("error: '" + command + "' does not run inside the shell; run 'kvasir "
             + command + "' from your terminal");
         continue;
@@ -149,6 +157,22 @@ final class ShellCommand implements Callable<Integer> {
       }
     }
     return interactive ? 0 : firstFailure;
+  }
+
+  /**
+   * What {@code help} prints in the shell: the commands that run in it, and how to leave. The
+   * help of {@code kvasir} itself listed {@code serve} and {@code shell}, which do not, and
+   * said nothing of leaving.
+   */
+  static String help(CommandLine cli) {
+    CommandLine.Help top = new CommandLine.Help(cli.getCommandSpec(),
+        cli.getColorScheme());
+    Map<String, CommandLine.Help> runnable = new LinkedHashMap<>(top.subcommands());
+    runnable.keySet().removeAll(OUTSIDE);
+    return "Commands on this database ('help COMMAND' shows one's options):\n"
+        + top.commandList(runnable)
+        + "Leave with 'exit', 'quit', '.quit', '\\q' or Ctrl-D.\n"
+        + "'kvasir serve' and 'kvasir shell' run from your terminal, not in here.\n";
   }
 
   /**
@@ -195,7 +219,8 @@ final class ShellCommand implements Callable<Integer> {
     @Override
     public void complete(LineReader reader, ParsedLine line, List<Candidate> candidates) {
       if (line.wordIndex() == 0) {
-        cli.getSubcommands().keySet().forEach(name -> candidates.add(new Candidate(name)));
+        cli.getSubcommands().keySet().stream().filter(name -> !OUTSIDE.contains(name))
+            .forEach(name -> candidates.add(new Candidate(name)));
         candidates.add(new Candidate("exit"));
         return;
       }

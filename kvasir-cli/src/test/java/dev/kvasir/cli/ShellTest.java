@@ -246,13 +246,26 @@ class ShellTest {
   }
 
   @Test
+  void help_listsTheCommandsThatRunInTheShell_andHowToLeave() throws Exception {
+    // It printed kvasir's own help: serve and shell among the commands, nothing of leaving.
+    DatabaseOption db = inMemory();
+    try (Kv kv = Kv.open(":memory:")) {
+      String screen = session(kv, db, "help\n", false);
+      assertThat(screen).contains("  get ", "  list ", "  backup ", "Leave with 'exit'")
+          .doesNotContain("  serve ", "  shell ", "Usage:");
+      assertThat(session(kv, db, "help get\n", false)).contains("Usage: kvasir get");
+    }
+  }
+
+  @Test
   void tabCompletes_commandNames_thenTheCommandsOptions() {
     var completion = new ShellCommand.Completion(Kvasir.commandLine(new Kvasir(),
         new java.io.PrintWriter(System.out), new java.io.PrintWriter(System.err)));
     DefaultParser parser = new DefaultParser();
     List<Candidate> commands = new ArrayList<>();
     completion.complete(null, parser.parse("li", 2), commands);
-    assertThat(commands).extracting(Candidate::value).contains("list", "listen", "get", "exit");
+    assertThat(commands).extracting(Candidate::value).contains("list", "listen", "get", "exit")
+        .doesNotContain("serve", "shell");
     List<Candidate> options = new ArrayList<>();
     completion.complete(null, parser.parse("list --", 7), options);
     assertThat(options).extracting(Candidate::value)
