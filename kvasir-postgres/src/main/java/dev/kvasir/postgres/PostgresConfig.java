@@ -74,7 +74,13 @@ public final class PostgresConfig {
   public static PostgresConfig of(String url) {
     Objects.requireNonNull(url, "url");
     var m = URL.matcher(url);
-    if (!m.matches() || m.group(2).isEmpty()) {
+    if (m.matches() && m.group(2).isEmpty()) {
+      // libpq reads no host as its Unix socket (psql postgresql:///app); pgjdbc has TCP only.
+      throw new KvArgumentException("a postgresql:// URL needs a host name: without one,"
+          + " libpq and psql use the server's Unix socket, which the JDBC driver cannot reach;"
+          + " name the host, e.g. postgresql://localhost/db: " + Engines.redact(url));
+    }
+    if (!m.matches()) {
       throw new KvArgumentException("not a PostgreSQL URL (expected"
           + " postgresql://user:password@host:port/database): " + Engines.redact(url));
     }

@@ -69,9 +69,16 @@ class PostgresConfigTest {
 
   @Test
   void malformedInput_failsNamingTheProblem_withoutThePassword() {
-    assertThatThrownBy(() -> PostgresConfig.of("postgresql://u:hunter2@/db"))
+    assertThatThrownBy(() -> PostgresConfig.of("postgres:/db?password=hunter2"))
         .isInstanceOf(KvArgumentException.class)
         .hasMessageContaining("not a PostgreSQL URL").hasMessageNotContaining("hunter2");
+    // psql's URL of the local socket: said why, where it was "not a PostgreSQL URL".
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql://u:hunter2@/db"))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessageStartingWith("a postgresql:// URL needs a host name: without one, libpq and"
+            + " psql use the server's Unix socket").hasMessageNotContaining("hunter2");
+    assertThatThrownBy(() -> PostgresConfig.of("postgresql:///db"))
+        .hasMessageContaining("e.g. postgresql://localhost/db");
     assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?schema=Robert'); drop"))
         .isInstanceOf(KvArgumentException.class).hasMessageContaining("schema must be");
     assertThatThrownBy(() -> PostgresConfig.of("postgresql://h/d?poolSize=lots"))
