@@ -37,6 +37,7 @@ final class DeleteCommand extends DbCommand {
   @Override
   void checkArguments() {
     atMostKeys(keys, Limits.MAX_MUTATIONS, "delete");
+    keys.forEach(Limits::checkWriteKey); // before a missing database is created, as set checks
     if (check.present() && keys.size() != 1) {
       throw new IllegalArgumentException("--check works with exactly one KEY");
     }

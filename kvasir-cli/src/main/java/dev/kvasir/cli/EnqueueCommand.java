@@ -4,7 +4,10 @@ import dev.kvasir.CommitResult;
 import dev.kvasir.EnqueueOptions;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.Limits;
+import dev.kvasir.mapping.ValueMapper;
 import dev.kvasir.value.EncodedValue;
+import dev.kvasir.value.V8;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,6 +71,10 @@ final class EnqueueCommand extends DbCommand {
     if (message instanceof EncodedValue v8) {
       message = v8.decode(); // a queue message is always V8
     }
+    // Deno's limits, checked as the commit would check them but before a missing database is
+    // created: a payload or key too large left a new, empty database file behind.
+    Limits.checkPayload(V8.serialize(message, ValueMapper.defaults()).length);
+    keysIfUndelivered.forEach(k -> Limits.checkDeadLetterKey(k.encodedLength()));
     options = EnqueueOptions.defaults().keysIfUndelivered(keysIfUndelivered);
     if (delay != null) {
       options = options.delay(delay);

@@ -6,6 +6,8 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
 import dev.kvasir.base.KvLimitException;
+import dev.kvasir.mapping.ValueMapper;
+import dev.kvasir.value.EncodedValue;
 import java.io.IOException;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -74,6 +76,13 @@ final class SetCommand extends DbCommand {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    // Deno's limits, checked as the commit would check them but before a missing database is
+    // created: a key or value too large left a new, empty database file behind.
+    Limits.checkWriteKey(key);
+    EncodedValue encoded = parsed instanceof EncodedValue e ? e
+        : EncodedValue.of(parsed, ValueMapper.defaults());
+    Limits.checkValue(encoded.size());
+    parsed = encoded;
   }
 
   @Override

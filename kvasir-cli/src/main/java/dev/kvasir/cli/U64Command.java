@@ -4,6 +4,7 @@ import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
+import dev.kvasir.Limits;
 import dev.kvasir.base.KvException;
 import dev.kvasir.value.KvU64;
 import java.math.BigInteger;
@@ -63,6 +64,7 @@ abstract class U64Command extends DbCommand {
 
   @Override
   void checkArguments() {
+    Limits.checkWriteKey(key); // before a missing database is created, as set checks its key
     try {
       boolean wraps = subtracts() && n.signum() < 0 && n.negate().compareTo(TWO_TO_64) < 0;
       operand = KvU64.of(wraps ? n.add(TWO_TO_64) : n);

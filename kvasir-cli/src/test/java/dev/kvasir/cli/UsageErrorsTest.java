@@ -75,6 +75,29 @@ class UsageErrorsTest {
     assertThat(created).as("commands that created the database before refusing").isEmpty();
   }
 
+  @Test
+  void writesBeyondDenosLimits_areRefused_beforeADatabaseIsCreated() {
+    // Each was refused by the commit, after the database had been created for it.
+    String longKey = "[\"" + "k".repeat(3000) + "\"]";
+    String bigString = "\"" + "x".repeat(70_000) + "\"";
+    String[][] lines = {
+        {"set", longKey, "1"},
+        {"set", "[\"a\"]", bigString},
+        {"sum", longKey, "1"},
+        {"delete", "[\"a\"]", longKey},
+        {"enqueue", bigString},
+        {"enqueue", "1", "--keys-if-undelivered", longKey},
+    };
+    for (String[] line : lines) {
+      Path db = dir.resolve("kv.sqlite3");
+      StringWriter err = new StringWriter();
+      String shown = String.join(" ", line).substring(0, 20);
+      assertThat(run(err, line, db)).as("%s: %s", shown, err).isEqualTo(Kvasir.FAILED);
+      assertThat(err.toString()).as(shown).containsPattern("too large");
+      assertThat(db).as("%s created the database before refusing", shown).doesNotExist();
+    }
+  }
+
   /** As the command runs from {@code main}: built for its arguments. */
   private static int run(StringWriter err, String[] line, Path db) {
     List<String> args = new ArrayList<>(List.of(line));
