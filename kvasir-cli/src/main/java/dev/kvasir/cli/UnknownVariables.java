@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
  */
 final class UnknownVariables {
   private static final String PREFIX = "KVASIR_";
-  /** A variable in picocli's syntax for a default value: {@code ${env:NAME} or ${env:NAME:-x}}. */
+  /** A variable in picocli's syntax for a default value: {@code ${env:NAME:-fallback}}. */
   private static final Pattern FROM_ENVIRONMENT = Pattern.compile("\\$\\{env:(\\w+)");
   /** The variables read with {@code System.getenv}, each by its option's code. */
   private static final Set<String> READ_BY_HAND = Set.of(DatabaseOption.ACCESS_TOKEN_VARIABLE,

@@ -23,7 +23,10 @@ import org.eclipse.jetty.util.Callback;
  * Jetty may call this on (docs/kv-connect.md §13); 503 if that pool is stopping.
  */
 final class MetricsHandler extends Handler.Wrapper {
-  /** The registry's own choice of writer for an Accept header, asked for its content type. */
+  /**
+   * The Prometheus client's formats, which choose a writer for an Accept header as the registry
+   * does when it scrapes; asked here only for that writer's content type.
+   */
   private static final ExpositionFormats FORMATS = ExpositionFormats.init();
 
   private final PrometheusMeterRegistry registry;
@@ -61,10 +64,7 @@ final class MetricsHandler extends Handler.Wrapper {
     });
   }
 
-  /**
-   * The registry written as {@code findWriter(accept)} writes it: the registry asks the same
-   * default formats for its writer.
-   */
+  /** The registry in the format {@code accept} picks, as {@link #FORMATS} picks it. */
   private byte[] scrape(String accept) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
     try {
