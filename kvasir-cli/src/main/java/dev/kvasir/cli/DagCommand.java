@@ -30,6 +30,10 @@ final class DagCommand {
   boolean oneSplitPerPut;
 
   PailOptions options() {
+    if (maxShardSize < 1) { // PailOptions would say so by its own name, maxShardSize
+      throw new IllegalArgumentException("--max-shard-size must be positive, not "
+          + maxShardSize);
+    }
     return PailOptions.defaults().withMaxShardSize(maxShardSize)
         .withOneSplitPerPut(oneSplitPerPut);
   }

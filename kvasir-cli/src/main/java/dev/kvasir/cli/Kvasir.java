@@ -362,8 +362,10 @@ public final class Kvasir {
         || e instanceof DagException || e instanceof IOException
         || e instanceof UnsupportedOperationException
         || e instanceof UncheckedIOException) {
-      // The client's limit is the command's --timeout (DatabaseOption), by the option's name.
-      return e.getMessage().replace("(remote.deadlineMs reached)", "(--timeout reached)");
+      // The client's limit is the command's --timeout (DatabaseOption), and a pail's shard size
+      // kvasir dag's --max-shard-size: said by the options' names.
+      return e.getMessage().replace("(remote.deadlineMs reached)", "(--timeout reached)")
+          .replace("a larger maxShardSize", "a larger --max-shard-size");
     }
     return e.toString(); // unexpected: the type helps whoever reads the report
   }

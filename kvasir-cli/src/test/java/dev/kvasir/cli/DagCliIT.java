@@ -80,7 +80,11 @@ class DagCliIT {
     assertThat(kvasir.run("dag", "--max-shard-size", "60", "put", "x/abc", "v").exit()).isZero();
     Jar.Run full = kvasir.run("dag", "--max-shard-size", "60", "put", "y/abd", "v");
     assertThat(full.exit()).isEqualTo(Kvasir.FAILED);
-    assertThat(full.err()).contains("shard limit reached");
+    // The options by their names on the command line, not the library's (maxShardSize).
+    assertThat(full.err()).contains("shard limit reached").contains("a larger --max-shard-size");
+    Jar.Run zero = kvasir.run("dag", "--max-shard-size", "0", "put", "z", "v");
+    assertThat(zero.exit()).isEqualTo(Kvasir.USAGE);
+    assertThat(zero.err()).contains("--max-shard-size must be positive, not 0");
     Files.writeString(dir.resolve("bad.car"), "not a car");
     Jar.Run bad = kvasir.run("dag", "--store", "x", "import", "bad.car");
     assertThat(bad.exit()).isEqualTo(Kvasir.DATABASE_ERROR);
