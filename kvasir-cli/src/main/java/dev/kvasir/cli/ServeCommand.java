@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Files;
@@ -244,6 +246,11 @@ final class ServeCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage());
       return Kvasir.USAGE;
     }
+    String unbindable = cannotBind();
+    if (unbindable != null) {
+      err.println("error: cannot serve on " + host + ":" + port + unbindable);
+      return Kvasir.DATABASE_ERROR; // as when binding fails below
+    }
     // SIGTERM, what service managers send, stops the server (below) or the wait for its
     // database with status 0; Ctrl-C (SIGINT) and SIGHUP stop the JVM, whose hook closes it.
     CountDownLatch terminated = new CountDownLatch(1);
@@ -334,17 +341,44 @@ final class ServeCommand implements Callable<Integer> {
     return b;
   }
 
+  /**
+   * Why the server could not bind its address, tried with a socket closed at once; null if it
+   * could. Tried before the database is opened: a port another process holds was found only
+   * when binding, after a missing database had been created for a start that failed. Port 0,
+   * any free port, always binds.
+   */
+  private String cannotBind() {
+    if (port == 0) {
+      return null;
+    }
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true); // as Jetty's connector: a port in TIME_WAIT is free
+      probe.bind(new InetSocketAddress(host, port));
+      return null;
+    } catch (BindException e) {
+      return bindHint(e);
+    } catch (IOException e) {
+      return null; // binding for real says what is wrong
+    }
+  }
+
   /** Why binding failed, from the socket's own error, and what to change; else nothing. */
-  private static String bindHint(Exception e) {
+  static String bindHint(Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof UnresolvedAddressException) {
         return UNRESOLVED_HOST; // resolved at start, but no longer
       }
       if (t instanceof BindException b) {
-        return String.valueOf(b.getMessage()).contains("in use")
-            ? ": another process listens on that port; choose another --port"
-            : ": " + b.getMessage() + "; --host must be an address of this machine, such as"
-                + " 127.0.0.1, or 0.0.0.0 for all of them";
+        String why = String.valueOf(b.getMessage());
+        if (why.contains("in use")) {
+          return ": another process listens on that port; choose another --port";
+        }
+        if (why.contains("Permission denied")) {
+          return ": " + why + "; a port below 1024 needs privileges this process lacks,"
+              + " choose a --port of 1024 or above";
+        }
+        return ": " + why + "; --host must be an address of this machine, such as"
+            + " 127.0.0.1, or 0.0.0.0 for all of them";
       }
     }
     return "";

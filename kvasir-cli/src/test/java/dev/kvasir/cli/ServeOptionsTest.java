@@ -86,6 +86,12 @@ class ServeOptionsTest {
       assertThat(serveError("--host", "127.0.0.1", "--port", port, "--db", db.toString()))
           .endsWith(": another process listens on that port; choose another --port\n");
     }
+    // Found before the database is opened: a missing one was created for the failed start.
+    assertThat(db).doesNotExist();
+    // A low port without the privilege (this test may run as root, which has it).
+    assertThat(ServeCommand.bindHint(new java.net.BindException("Permission denied")))
+        .isEqualTo(": Permission denied; a port below 1024 needs privileges this process lacks,"
+            + " choose a --port of 1024 or above");
     // The hint was "is the port in use?" whatever the cause.
     assertThat(serveError("--host", "999.1.1.1", "--port", "0", "--db", db.toString()))
         .contains("--host is neither an address nor a name this machine resolves");
