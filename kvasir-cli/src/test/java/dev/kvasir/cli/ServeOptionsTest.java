@@ -86,6 +86,9 @@ class ServeOptionsTest {
       assertThat(serveError("--host", "127.0.0.1", "--port", port, "--db", db.toString()))
           .endsWith(": another process listens on that port; choose another --port\n");
     }
+    // An address of another machine (TEST-NET-3, documentation only).
+    assertThat(serveError("--host", "203.0.113.9", "--port", "4512", "--db", db.toString()))
+        .contains("--host must be an address of this machine");
     // Found before the database is opened: a missing one was created for the failed start.
     assertThat(db).doesNotExist();
     // A low port without the privilege (this test may run as root, which has it).
