@@ -5,6 +5,7 @@ import dev.kvasir.EnqueueOptions;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.Limits;
+import dev.kvasir.base.KvLimitException;
 import dev.kvasir.mapping.ValueMapper;
 import dev.kvasir.value.EncodedValue;
 import dev.kvasir.value.V8;
@@ -76,11 +77,24 @@ final class EnqueueCommand extends DbCommand {
     Limits.checkPayload(V8.serialize(message, ValueMapper.defaults()).length);
     keysIfUndelivered.forEach(k -> Limits.checkDeadLetterKey(k.encodedLength()));
     options = EnqueueOptions.defaults().keysIfUndelivered(keysIfUndelivered);
-    if (delay != null) {
-      options = options.delay(delay);
+    // Out of Deno's range, a usage error naming the option, as a negative --delay is; the
+    // library's message names its own parameters (delay, backoffSchedule) in milliseconds.
+    try {
+      if (delay != null) {
+        options = options.delay(delay);
+      }
+    } catch (KvLimitException e) {
+      throw new ParameterException(spec.commandLine(), "--delay is at most 30 days, the longest"
+          + " Deno lets a message wait; got " + typed("--delay"));
     }
     if (backoffSchedule != null) {
-      options = options.backoffSchedule(intervals());
+      try {
+        options = options.backoffSchedule(intervals());
+      } catch (KvLimitException e) {
+        throw new ParameterException(spec.commandLine(), "--backoff-schedule takes at most "
+            + Limits.MAX_BACKOFF_INTERVALS + " intervals of 0 to 3600000 ms (an hour), as Deno"
+            + " does; got " + backoffSchedule);
+      }
     }
   }
 
@@ -89,6 +103,13 @@ final class EnqueueCommand extends DbCommand {
     CommitResult r = kv.enqueue(message, options);
     out().println(json ? Render.commitJson(r) : r.versionstamp().toString());
     return 0;
+  }
+
+  /** What the command line gave {@code option}, the last time it was given. */
+  private String typed(String option) {
+    List<String> given = spec.commandLine().getParseResult().matchedOption(option)
+        .originalStringValues();
+    return given.get(given.size() - 1);
   }
 
   /** The --backoff-schedule list; {@code none} is Deno's {@code backoffSchedule: []}. */

@@ -37,6 +37,10 @@ class UsageErrorsTest {
         {"delete", "[\"a\"]", "[\"b\"]", "--check", "none"},
         {"enqueue", "hello"},
         {"enqueue", "1", "--backoff-schedule", "1,x"},
+        // Beyond Deno's limits: exit 1, and the library's names in milliseconds, before.
+        {"enqueue", "1", "--delay", "31d"},
+        {"enqueue", "1", "--backoff-schedule", "1,2,3,4,5,6"},
+        {"enqueue", "1", "--backoff-schedule", "3600001"},
         {"sum", "[\"a\"]", "99999999999999999999999"},
         {"max", "[\"a\"]", "-1"},
         {"list", "--limit", "0"},
