@@ -92,8 +92,9 @@ final class EnqueueCommand extends DbCommand {
         options = options.backoffSchedule(intervals());
       } catch (KvLimitException e) {
         throw new ParameterException(spec.commandLine(), "--backoff-schedule takes at most "
-            + Limits.MAX_BACKOFF_INTERVALS + " intervals of 0 to 3600000 ms (an hour), as Deno"
-            + " does; got " + backoffSchedule);
+            + Limits.MAX_BACKOFF_INTERVALS + " intervals of 0 to "
+            + Limits.MAX_BACKOFF_INTERVAL.toMillis() + " ms, as Deno does; got "
+            + backoffSchedule);
       }
     }
   }
