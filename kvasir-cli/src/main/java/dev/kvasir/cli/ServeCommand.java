@@ -235,7 +235,7 @@ final class ServeCommand implements Callable<Integer> {
       dbSource = fromFile.contains(spec.findOption("--db")) ? " (--db from " + config + ")"
           : DatabaseOption.fromEnvironment(spec, location);
       configureLogging();
-      UnknownVariables.warnings(System.getenv()).forEach(LOG::warn);
+      UnknownVariables.warnings(spec, System.getenv()).forEach(LOG::warn);
       checkRanges();
       checkTls();
       tokens = ServeTokens.resolve(accessToken, accessTokenFile, tokensFile);

@@ -32,17 +32,28 @@ final class UnknownVariables {
 
   private UnknownVariables() {}
 
-  /** One warning for each such variable of {@code environment}, naming a near option's. */
-  static List<String> warnings(Map<String, String> environment) {
+  /**
+   * One warning for each such variable of {@code environment}, naming a near option's. The
+   * variables of {@code running} (serve's) are looked up first; only a variable none of them
+   * reads has every other command's model built, half a second at start otherwise spent on
+   * every serve, although the usual environment holds serve's variables alone.
+   */
+  static List<String> warnings(CommandSpec running, Map<String, String> environment) {
+    Set<String> known = new TreeSet<>(READ_BY_HAND);
+    collect(running, known);
+    List<String> unread = environment.keySet().stream()
+        .filter(name -> name.startsWith(PREFIX) && !known.contains(name)).sorted().toList();
+    if (unread.isEmpty()) {
+      return List.of();
+    }
     // Every command's options, not only those of the command line being run: that has only the
     // command its arguments name, and a server's environment may carry a client's variables
     // (KVASIR_CA_FILE, KVASIR_TIMEOUT) too.
     PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
-    Set<String> known = new TreeSet<>();
     collect(Kvasir.commandLine(new Kvasir(), nowhere, nowhere).getCommandSpec(), known);
     List<String> warnings = new ArrayList<>();
-    for (String name : new TreeSet<>(environment.keySet())) {
-      if (name.startsWith(PREFIX) && !known.contains(name)) {
+    for (String name : unread) {
+      if (!known.contains(name)) {
         String near = nearest(name, known);
         warnings.add(name + " is set but no kvasir command reads it"
             + (near == null ? "" : "; did you mean " + near + "?"));
@@ -53,11 +64,10 @@ final class UnknownVariables {
 
   /**
    * The variables the commands read: those their options' default values name ({@code
-   * ${env:KVASIR_PORT:-4512}}), and those read by hand. An option's name alone is not enough:
-   * {@code list --limit} reads no {@code KVASIR_LIMIT}.
+   * ${env:KVASIR_PORT:-4512}}), of {@code command} and its subcommands. An option's name alone
+   * is not enough: {@code list --limit} reads no {@code KVASIR_LIMIT}.
    */
   private static void collect(CommandSpec command, Set<String> into) {
-    into.addAll(READ_BY_HAND);
     for (OptionSpec option : command.options()) {
       Option declared = option.userObject() instanceof AnnotatedElement element
           ? element.getAnnotation(Option.class) : null;
