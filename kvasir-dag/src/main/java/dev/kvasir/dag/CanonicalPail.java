@@ -1,5 +1,6 @@
 package dev.kvasir.dag;
 
+import dev.kvasir.dag.cbor.Cbor;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
@@ -22,7 +23,7 @@ import java.util.TreeMap;
  *
  * <p>The rule, for the entries below one shard (keys relative to it): if they fit in {@code
  * maxShardSize} bytes as one flat shard, they are that shard. Otherwise they are grouped by
- * their first character; a group of one entry stays in the shard as it is, a larger group
+ * their first code point; a group of one entry stays in the shard as it is, a larger group
  * becomes a link keyed by the group's longest common prefix to the shard (by the same rule) of
  * its entries with that prefix removed, the entry equal to the prefix, if any, riding on the
  * link as its data.
@@ -71,7 +72,7 @@ public final class CanonicalPail {
     entries.forEach((key, value) ->
         items.add(new Loose(key, Objects.requireNonNull(value, "value of " + key))));
     Work work = new Work();
-    return work.save(work.build(items));
+    return work.save(work.build(items, 0));
   }
 
   /**
@@ -98,19 +99,17 @@ public final class CanonicalPail {
     }
   }
 
-  /** One entry of a shard under construction: plain data, or a whole canonical sub-shard. */
+  /**
+   * One entry of a shard under construction: plain data, or a whole canonical sub-shard. Its
+   * key is relative to the shard being built from an offset that {@link Work#build} is given:
+   * the shards below share the items and move the offset, since copying every key at every
+   * level held the keys of a large build several times over.
+   */
   private sealed interface Item permits Loose, Sub {
     String key();
-
-    Item withKey(String key);
   }
 
-  private record Loose(String key, Cid value) implements Item {
-    @Override
-    public Item withKey(String newKey) {
-      return new Loose(newKey, value);
-    }
-  }
+  private record Loose(String key, Cid value) implements Item {}
 
   /**
    * Every key starting with {@code key}: the one equal to it is {@code data} (or absent), the
@@ -118,59 +117,74 @@ public final class CanonicalPail {
    * prefix. Before {@link Work#build} sees a Sub, {@link Work#settle} has opened it into loose
    * items if its content may belong elsewhere.
    */
-  private record Sub(String key, Cid link, Cid data) implements Item {
-    @Override
-    public Item withKey(String newKey) {
-      return new Sub(newKey, link, data);
-    }
-  }
+  private record Sub(String key, Cid link, Cid data) implements Item {}
 
   /** One build or apply: remembers the shards it encoded so that only the used ones are saved. */
   private final class Work {
     private final Map<Cid, ShardLoader.Loaded> created = new HashMap<>();
 
-    /** The canonical shard for {@code items}: sorted, keys not empty, no key inside a Sub's. */
-    ShardLoader.Loaded build(List<Item> items) {
-      if (items.stream().allMatch(i -> i instanceof Loose)) {
-        List<ShardEntry> flat = new ArrayList<>(items.size());
-        for (Item item : items) {
-          flat.add(ShardEntry.data(item.key(), ((Loose) item).value()));
-        }
-        if (Shard.sizeOf(flat) <= maxShardSize) {
-          return encode(flat);
-        }
+    /**
+     * The canonical shard for {@code items}, whose keys from {@code offset} on are relative to
+     * it: sorted, not empty there, no key inside a Sub's.
+     */
+    ShardLoader.Loaded build(List<Item> items, int offset) {
+      List<ShardEntry> flat = flatIfItFits(items, offset);
+      if (flat != null) {
+        return encode(flat);
       }
       List<ShardEntry> entries = new ArrayList<>();
       int i = 0;
       while (i < items.size()) {
-        int j = groupEnd(items, i);
-        entries.add(group(items.subList(i, j)));
+        int j = groupEnd(items, i, offset);
+        entries.add(group(items.subList(i, j), offset));
         i = j;
       }
       return encode(entries);
     }
 
-    /** The entry for items sharing their first character. */
-    private ShardEntry group(List<Item> items) {
-      if (items.size() == 1) {
-        return entryOf(items.get(0));
-      }
-      String prefix = items.get(0).key();
+    /**
+     * {@code items} as one flat shard, or null if they include a Sub or exceed {@code
+     * maxShardSize}: found at the first entry too many, not after encoding them all.
+     */
+    private List<ShardEntry> flatIfItFits(List<Item> items, int offset) {
+      List<ShardEntry> flat = new ArrayList<>();
+      int size = Cbor.headSize(items.size()); // as Shard.sizeOf counts
       for (Item item : items) {
-        prefix = commonPrefix(prefix, item.key());
+        if (!(item instanceof Loose loose)) {
+          return null;
+        }
+        ShardEntry entry = ShardEntry.data(loose.key().substring(offset), loose.value());
+        size += entry.encoded().length;
+        if (size > maxShardSize) {
+          return null;
+        }
+        flat.add(entry);
+      }
+      return flat;
+    }
+
+    /** The entry for items sharing their code point at {@code offset}. */
+    private ShardEntry group(List<Item> items, int offset) {
+      if (items.size() == 1) {
+        return entryOf(items.get(0), offset);
+      }
+      int end = items.get(0).key().length();
+      for (Item item : items) {
+        end = commonPrefixEnd(items.get(0).key(), item.key(), offset, end);
       }
       // A Sub's key is never the common prefix of two or more items: the others would lie
       // inside it. So only a Loose can equal it.
       Cid exact = null;
       List<Item> below = new ArrayList<>(items.size());
       for (Item item : items) {
-        if (item.key().length() == prefix.length()) {
+        if (item.key().length() == end) {
           exact = ((Loose) item).value();
         } else {
-          below.add(item.withKey(item.key().substring(prefix.length())));
+          below.add(item);
         }
       }
-      return ShardEntry.link(prefix, build(below).block().cid(), exact);
+      return ShardEntry.link(items.get(0).key().substring(offset, end),
+          build(below, end).block().cid(), exact);
     }
 
     /** The canonical shard for {@code shard}'s entries after {@code changes} (keys relative). */
@@ -203,7 +217,7 @@ public final class CanonicalPail {
       }
       loose.forEach((k, v) -> items.add(new Loose(k, v)));
       items.sort((a, b) -> a.key().compareTo(b.key()));
-      return build(settle(items));
+      return build(settle(items), 0);
     }
 
     /**
@@ -218,7 +232,7 @@ public final class CanonicalPail {
       long lowerBound = 0; // of the flat shard: each sub-shard's entries, keys only longer
       int i = 0;
       while (i < items.size()) {
-        int j = groupEnd(items, i);
+        int j = groupEnd(items, i, 0);
         for (Item item : items.subList(i, j)) {
           if (item instanceof Sub sub) {
             ShardLoader.Loaded child = loader.load(sub.link());
@@ -325,18 +339,24 @@ public final class CanonicalPail {
     }
   }
 
-  private static ShardEntry entryOf(Item item) {
+  /** {@code item} as an entry of the shard its keys are relative to from {@code offset}. */
+  private static ShardEntry entryOf(Item item, int offset) {
     if (item instanceof Sub sub) {
-      return ShardEntry.link(sub.key(), sub.link(), sub.data());
+      return ShardEntry.link(sub.key().substring(offset), sub.link(), sub.data());
     }
-    return ShardEntry.data(item.key(), ((Loose) item).value());
+    return ShardEntry.data(item.key().substring(offset), ((Loose) item).value());
   }
 
-  /** The end of the group of sorted {@code items} that starts at {@code i}: same first char. */
-  private static int groupEnd(List<Item> items, int i) {
-    char first = items.get(i).key().charAt(0);
+  /**
+   * The end of the group of sorted {@code items} that starts at {@code i}: the same code point
+   * at {@code offset}. A code point, not a UTF-16 unit: two keys starting with 😀 and 😁 share
+   * their high surrogate, but a common prefix never splits a pair, so as one group their
+   * prefix was empty and the build recursed without end (docs/dag-keyspace.md §3).
+   */
+  private static int groupEnd(List<Item> items, int i, int offset) {
+    int first = items.get(i).key().codePointAt(offset);
     int j = i + 1;
-    while (j < items.size() && items.get(j).key().charAt(0) == first) {
+    while (j < items.size() && items.get(j).key().codePointAt(offset) == first) {
       j++;
     }
     return j;
@@ -360,16 +380,20 @@ public final class CanonicalPail {
     return out;
   }
 
-  static String commonPrefix(String a, String b) {
-    int n = Math.min(a.length(), b.length());
-    int i = 0;
+  /**
+   * Where the common prefix of {@code a} and {@code b} from {@code from} ends, at most at {@code
+   * max}: the index of the first character after it.
+   */
+  static int commonPrefixEnd(String a, String b, int from, int max) {
+    int n = Math.min(max, b.length());
+    int i = from;
     while (i < n && a.charAt(i) == b.charAt(i)) {
       i++;
     }
-    if (i > 0 && i < a.length() && Character.isHighSurrogate(a.charAt(i - 1))
+    if (i > from && i < a.length() && Character.isHighSurrogate(a.charAt(i - 1))
         && Character.isLowSurrogate(a.charAt(i))) {
       i--; // never split a surrogate pair
     }
-    return a.substring(0, i);
+    return i;
   }
 }

@@ -69,6 +69,38 @@ class CanonicalPailTest {
     }
   }
 
+  /**
+   * Keys whose first characters are different code points with one high surrogate (😀, 😁,
+   * 🤔 and 😀x share U+D83D or U+D83E): grouped by UTF-16 unit they formed one group with an
+   * empty common prefix, and the build recursed until the stack overflowed, or wrote a link
+   * with an empty key that no reader accepts (docs/dag-keyspace.md §3).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4})
+  void keysSharingAHighSurrogate_buildAReadablePail_andApplyingGivesTheSameRoot(int seed) {
+    Random random = new Random(seed);
+    CanonicalPail pail = CanonicalPail.open(store, 64 + random.nextInt(200));
+    TreeMap<String, Cid> all = new TreeMap<>();
+    Cid root = pail.build(all);
+    for (int round = 0; round < 20; round++) {
+      TreeMap<String, Cid> batch = new TreeMap<>();
+      for (int i = 0; i < 25; i++) {
+        StringBuilder key = new StringBuilder();
+        for (int n = 1 + random.nextInt(6); n > 0; n--) {
+          key.appendCodePoint(new int[] {0x1F600, 0x1F601, 0x1F914, 'x'}[random.nextInt(4)]);
+        }
+        batch.put(key.toString(), value(i));
+      }
+      all.putAll(batch);
+      root = pail.apply(root, batch);
+      assertThat(root).as("round %d", round).isEqualTo(pail.build(all));
+    }
+    Map<String, Cid> read = Pail.open(store).entries(root)
+        .collect(Collectors.toMap(PailEntry::key, PailEntry::value, (a, b) -> a, TreeMap::new));
+    assertThat(read).isEqualTo(all);
+    assertThat(pail.reader().shard(root).entries()).anyMatch(ShardEntry::isLink);
+  }
+
   @Test
   void theOrderOfWrites_doesNotChangeTheRoot() {
     Random random = new Random(42);
