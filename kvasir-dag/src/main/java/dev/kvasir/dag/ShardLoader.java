@@ -11,12 +11,17 @@ import java.util.Map;
  * Loads shards from a blockstore through a small LRU cache of decoded shards (bounded by their
  * encoded bytes). The cache holds blocks only, never a key prefix: identical blocks reachable
  * under different prefixes are one immutable value (unlike pail's decode cache, E1).
+ *
+ * <p>Its bound is 64 MiB of blocks or a thirty-second of the heap, whichever is less: decoded, a
+ * shard takes four to five times its bytes on the heap, so 64 MiB alone was more than a 256 MiB
+ * heap held, and a scan of a large pail, such as a restore, filled it.
  */
 final class ShardLoader {
   /** A shard and the block it was decoded from (or encoded into). */
   record Loaded(Block block, Shard shard) {}
 
-  private static final long CACHE_BYTES = 64L << 20;
+  private static final long CACHE_BYTES = Math.min(64L << 20,
+      Runtime.getRuntime().maxMemory() / 32);
 
   private final Blockstore store;
   private final LinkedHashMap<Cid, Loaded> cache = new LinkedHashMap<>(64, 0.75f, true);

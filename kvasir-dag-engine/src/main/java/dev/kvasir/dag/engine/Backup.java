@@ -92,32 +92,30 @@ public final class Backup implements AutoCloseable {
    */
   public Optional<Snapshot> take(KvEngine source) {
     long readAt = System.currentTimeMillis();
-    Changes changes = new Changes();
-    long version = source.dump(changes::accept);
-    changes.finish();
-    if (version < lastVersion) {
-      throw new KvException("the source is at version " + version + ", below the backup's "
-          + lastVersion + ": it is not the database this backup follows; back it up into a new"
-          + " directory");
-    }
-    if (changes.count() == 0 && version == lastVersion) {
+    long before = blocks.committedBytes();
+    // The source's entries go into the backup's transaction as they are read, so that a copy
+    // of a large database holds its keys and versions, not its values (docs/backup.md §6).
+    Changes changes = storage.write(tx -> {
+      Changes found = new Changes(tx);
+      long version = source.dump(found::accept);
+      found.finish(version);
+      if (version < lastVersion) {
+        throw new KvException("the source is at version " + version + ", below the backup's "
+            + lastVersion + ": it is not the database this backup follows; back it up into a"
+            + " new directory");
+      }
+      if (found.count > 0 || version != lastVersion) {
+        tx.setVersion(version);
+      }
+      return found;
+    }, readAt);
+    if (changes.count == 0 && changes.version == lastVersion) {
       return Optional.empty();
     }
-    long before = blocks.committedBytes();
-    storage.write(tx -> {
-      for (RawKey gone : changes.removed) {
-        tx.delete(gone);
-      }
-      for (StoredEntry e : changes.written) {
-        tx.put(new Storage.Row(e.key(), e.value(), Restore.version(e), e.expireAtMs()));
-      }
-      tx.setVersion(version);
-      return null;
-    }, readAt);
     keys = changes.keys.toArray(new byte[0][]);
     versions = Arrays.copyOf(changes.versions, changes.size);
-    lastVersion = version;
-    return Optional.of(new Snapshot(version, keys.length, changes.count(),
+    lastVersion = changes.version;
+    return Optional.of(new Snapshot(lastVersion, keys.length, changes.count,
         blocks.committedBytes() - before, storage.headCid(), storage.head().time()));
   }
 
@@ -142,52 +140,62 @@ public final class Backup implements AutoCloseable {
   }
 
   /**
-   * Merges the source's entries (ascending) with the last copied state: what was written, what
-   * was removed, and the new state. An entry whose version is unchanged is unchanged: every
-   * change to a value or expiry gives it a new versionstamp.
+   * Merges the source's entries (ascending) with the last copied state into {@code tx}: what
+   * was written is put, what was removed deleted; it keeps the new state's keys and versions.
+   * An entry whose version is unchanged is unchanged: every change to a value or expiry gives
+   * it a new versionstamp.
    */
   private final class Changes {
-    final List<StoredEntry> written = new ArrayList<>();
-    final List<RawKey> removed = new ArrayList<>();
+    private final Storage.Transaction tx;
     final List<byte[]> keys = new ArrayList<>();
     long[] versions = new long[Math.max(16, Backup.this.versions.length)];
     int size;
+    /** Entries written or removed. */
+    long count;
+    long version;
     private int old; // the next key of the last copy to compare
+
+    Changes(Storage.Transaction tx) {
+      this.tx = tx;
+    }
 
     void accept(StoredEntry e) {
       byte[] key = e.key().bytes();
       int c = 1;
       while (old < Backup.this.keys.length
           && (c = Arrays.compareUnsigned(Backup.this.keys[old], key)) < 0) {
-        removed.add(RawKey.wrap(Backup.this.keys[old++]));
+        remove(Backup.this.keys[old++]);
       }
-      long version = e.versionstamp().version();
+      long entryVersion = e.versionstamp().version();
       boolean same = old < Backup.this.keys.length && c == 0;
-      if (!same || Backup.this.versions[old] != version) {
-        written.add(e);
+      if (!same || Backup.this.versions[old] != entryVersion) {
+        tx.put(new Storage.Row(e.key(), e.value(), Restore.version(e), e.expireAtMs()));
+        count++;
       }
       if (same) {
         old++;
       }
-      add(key, version);
+      add(key, entryVersion);
     }
 
-    void finish() {
+    void finish(long sourceVersion) {
       while (old < Backup.this.keys.length) {
-        removed.add(RawKey.wrap(Backup.this.keys[old++]));
+        remove(Backup.this.keys[old++]);
       }
+      version = sourceVersion;
     }
 
-    private void add(byte[] key, long version) {
+    private void remove(byte[] key) {
+      tx.delete(RawKey.wrap(key));
+      count++;
+    }
+
+    private void add(byte[] key, long entryVersion) {
       if (size == versions.length) {
         versions = Arrays.copyOf(versions, size * 2);
       }
       keys.add(key);
-      versions[size++] = version;
-    }
-
-    long count() {
-      return written.size() + removed.size();
+      versions[size++] = entryVersion;
     }
   }
 }

@@ -9,7 +9,6 @@ import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.CorruptBlockException;
 import dev.kvasir.engine.OpenedFile;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,9 +33,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The blocks of a {@code dag:} database in one append-only file (docs/dag-engine.md §2):
  * blocks are staged by {@link #put} and written, followed by a commit marker, by one {@link
- * #commit} with one sync. On open, anything after the last complete marker (a torn write, a
- * commit that failed) is cut off, so the file always ends at a commit. Every block read is
- * checked against its CID.
+ * #commit} with one sync. A transaction whose staged blocks outgrow {@link #SPILL_BYTES} writes
+ * them past the last commit as it goes, unsynced and without a marker, so that its memory does
+ * not grow with it. On open, anything after the last complete marker (a torn write, a commit
+ * that failed) is cut off, so the file always ends at a commit. Every block read is checked
+ * against its CID.
  *
  * <p>Reads are thread-safe; {@code put}, {@code commit} and {@code discard} are called by one
  * writer at a time.
@@ -50,6 +51,13 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private static final byte COMMIT = 'C';
   /** Larger sections are refused as damage: far above any shard or Deno value. */
   private static final int MAX_SECTION = 64 << 20;
+  /**
+   * Staged bytes beyond which a transaction's blocks go to the file before its commit: far
+   * above one commit within Deno's limits, so only loads, restores and backup copies spill.
+   */
+  static final int SPILL_BYTES = 8 << 20;
+  /** The buffer through which sections are written: a commit of more takes several writes. */
+  private static final int WRITE_CHUNK = 1 << 20;
 
   /** Where a block's bytes are in the file. */
   private record Location(long offset, int length) {}
@@ -67,7 +75,13 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private final Map<Cid, Location> index = new HashMap<>();
   private final List<Cid> commits = new ArrayList<>();
   private final Map<Cid, Block> staged = new LinkedHashMap<>();
+  private long stagedBytes;
+  /** The transaction's blocks already written after {@link #end}, up to {@link #tail}. */
+  private final Map<Cid, Location> spilled = new HashMap<>();
   private long end;
+  private long tail;
+  /** Whether bytes of a discarded transaction may still follow {@link #end}. */
+  private boolean dirtyTail;
 
   private BlockLog(Path file, FileChannel channel, WriterLock lock) {
     this.file = file;
@@ -267,6 +281,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
       pos += 5 + length;
     }
     end = committedEnd;
+    tail = committedEnd;
     return committedEnd;
   }
 
@@ -310,6 +325,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
         return block;
       }
       at = index.get(cid);
+      if (at == null) {
+        at = spilled.get(cid);
+      }
     }
     if (at == null) {
       return null;
@@ -334,14 +352,30 @@ final class BlockLog implements Blockstore, AutoCloseable {
 
   @Override
   public synchronized boolean has(Cid cid) {
-    return staged.containsKey(cid) || index.containsKey(cid);
+    return staged.containsKey(cid) || index.containsKey(cid) || spilled.containsKey(cid);
   }
 
-  /** Stages {@code block} for the next {@link #commit}. */
+  /**
+   * Stages {@code block} for the next {@link #commit}; past {@link #SPILL_BYTES} of staged
+   * blocks, writes them after the last commit.
+   *
+   * @throws KvUnavailableException if they cannot be written (a full disk): the transaction
+   *     fails, and nothing of it stays
+   */
   @Override
   public synchronized void put(Block block) {
-    if (!index.containsKey(block.cid())) {
-      staged.putIfAbsent(block.cid(), block);
+    if (index.containsKey(block.cid()) || spilled.containsKey(block.cid())
+        || staged.putIfAbsent(block.cid(), block) != null) {
+      return;
+    }
+    stagedBytes += block.size();
+    if (stagedBytes > SPILL_BYTES) {
+      try {
+        cutDirtyTail();
+        tail = append(tail, null);
+      } catch (IOException e) {
+        throw failed(e, false);
+      }
     }
   }
 
@@ -359,60 +393,150 @@ final class BlockLog implements Blockstore, AutoCloseable {
     if (readOnly) {
       throw new KvException(file + " is open for reading only");
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Map<Cid, Location> added = new HashMap<>();
-    for (Block block : staged.values()) {
-      byte[] cid = block.cid().bytes();
-      byte[] bytes = block.bytes();
-      section(out, BLOCK, cid, bytes);
-      added.put(block.cid(), new Location(end + out.size() - bytes.length, bytes.length));
-    }
-    section(out, COMMIT, commit.bytes(), new byte[0]);
-    byte[] bytes = out.toByteArray();
+    long committedEnd;
     try {
+      cutDirtyTail();
+      committedEnd = append(tail, commit);
       io(c -> {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes); // again from the start if re-run
-        long at = end;
-        while (buffer.hasRemaining()) {
-          at += c.write(buffer, at);
-        }
         c.force(false);
         return null;
       });
     } catch (IOException e) {
-      boolean cutBack = true;
-      try {
-        io(c -> c.truncate(end));
-      } catch (IOException again) {
-        e.addSuppressed(again);
-        cutBack = false; // the marker may be on disk: the next open would find the commit
-      }
-      staged.clear();
-      // A full disk or a failing device: the same commit succeeds once the cause is gone.
-      throw new KvUnavailableException("cannot write to " + file + " (" + e.getMessage()
-          + "); the commit was " + (cutBack ? "not" : "perhaps") + " applied. Retry once the"
-          + " cause is gone.", !cutBack, e);
+      throw failed(e, true);
     }
-    end += out.size();
-    index.putAll(added);
+    end = committedEnd;
+    tail = committedEnd;
+    index.putAll(spilled);
+    spilled.clear();
     commits.add(commit);
-    staged.clear();
   }
 
-  /** Drops the staged blocks (a transaction that did not commit). */
+  /**
+   * Writes the staged blocks (then the marker naming {@code commit}, unless null) from {@code
+   * at}, unsynced, and moves them from staged to spilled.
+   *
+   * @return where the written sections end
+   */
+  private long append(long at, Cid commit) throws IOException {
+    long start = at;
+    ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(WRITE_CHUNK,
+        stagedBytes + staged.size() * 64L + (commit == null ? 0 : 64)));
+    Map<Cid, Location> added = new HashMap<>();
+    long position = start; // of the buffer's first byte in the file
+    for (Block block : staged.values()) {
+      position = section(buffer, position, BLOCK, block.cid(), block);
+      added.put(block.cid(), new Location(position + buffer.position() - block.size(),
+          block.size()));
+    }
+    if (commit != null) {
+      position = section(buffer, position, COMMIT, commit, null);
+    }
+    position = flush(buffer, position);
+    spilled.putAll(added);
+    staged.clear();
+    stagedBytes = 0;
+    return position;
+  }
+
+  /**
+   * Adds one section, {@code cid} followed by {@code block}'s bytes (none for a marker), to
+   * {@code buffer}, writing the buffer out first if it lacks room; a section larger than the
+   * buffer is written on its own.
+   *
+   * @return the file position of the buffer's first byte after the call
+   */
+  private long section(ByteBuffer buffer, long position, byte type, Cid cid, Block block)
+      throws IOException {
+    byte[] cidBytes = cid.bytes();
+    int length = cidBytes.length + (block == null ? 0 : block.size());
+    if (buffer.remaining() < 5 + length) {
+      position = flush(buffer, position);
+    }
+    ByteBuffer into = buffer.remaining() >= 5 + length ? buffer
+        : ByteBuffer.allocate(5 + length);
+    into.put(type).putInt(length).put(cidBytes);
+    if (block != null) {
+      block.writeTo(into);
+    }
+    if (into != buffer) {
+      position = flush(into, position);
+    }
+    return position;
+  }
+
+  /** Writes and clears {@code buffer} at {@code position}; returns the position after it. */
+  private long flush(ByteBuffer buffer, long position) throws IOException {
+    buffer.flip();
+    int start = buffer.position();
+    io(c -> {
+      buffer.position(start); // again from the start if re-run
+      long at = position;
+      while (buffer.hasRemaining()) {
+        at += c.write(buffer, at);
+      }
+      return null;
+    });
+    long after = position + buffer.limit() - start;
+    buffer.clear();
+    return after;
+  }
+
+  /**
+   * Cuts off what the failed write of a transaction left after the last commit and drops the
+   * transaction; if the cut fails too, a write that included the marker ({@code withMarker})
+   * may be on disk as a commit, which the next open would find.
+   */
+  private KvUnavailableException failed(IOException e, boolean withMarker) {
+    boolean cutBack = true;
+    try {
+      io(c -> c.truncate(end));
+    } catch (IOException again) {
+      e.addSuppressed(again);
+      cutBack = false;
+    }
+    dropTransaction();
+    dirtyTail = !cutBack;
+    boolean maybeApplied = withMarker && !cutBack;
+    // A full disk or a failing device: the same commit succeeds once the cause is gone.
+    return new KvUnavailableException("cannot write to " + file + " (" + e.getMessage()
+        + "); the commit was " + (maybeApplied ? "perhaps" : "not") + " applied. Retry once"
+        + " the cause is gone.", maybeApplied, e);
+  }
+
+  /**
+   * Drops the staged blocks (a transaction that did not commit), and cuts off those it wrote
+   * already; if that cut fails, the next write makes it first.
+   */
   synchronized void discard() {
-    staged.clear();
+    boolean wrote = tail > end;
+    dropTransaction();
+    if (wrote) {
+      dirtyTail = true;
+      try {
+        cutDirtyTail();
+      } catch (IOException e) {
+        log.warn("{}: cannot cut off a discarded transaction's blocks yet: {}", file,
+            e.getMessage());
+      }
+    }
   }
 
-  private static void section(ByteArrayOutputStream out, byte type, byte[] cid, byte[] bytes) {
-    int length = cid.length + bytes.length;
-    out.write(type);
-    out.write(length >>> 24);
-    out.write(length >>> 16);
-    out.write(length >>> 8);
-    out.write(length);
-    out.writeBytes(cid);
-    out.writeBytes(bytes);
+  private void dropTransaction() {
+    staged.clear();
+    stagedBytes = 0;
+    spilled.clear();
+    tail = end;
+  }
+
+  /**
+   * Cuts off the bytes a discarded transaction may have left, before anything else is
+   * written: a later, shorter commit would otherwise be followed by their remains.
+   */
+  private void cutDirtyTail() throws IOException {
+    if (dirtyTail) {
+      io(c -> c.truncate(end));
+      dirtyTail = false;
+    }
   }
 
   /** Synchronized with {@link #reopen}, so that no channel opened after it is left open. */

@@ -3,6 +3,7 @@ package dev.kvasir.dag.store;
 import dev.kvasir.dag.cid.Cid;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 
 /**
  * Immutable bytes and the CID they hash to. A block is valid by construction: {@link #of}
@@ -52,6 +53,11 @@ public final class Block {
 
   public void writeTo(OutputStream out) throws IOException {
     out.write(bytes);
+  }
+
+  /** Puts the bytes into {@code buffer}, which must have room for them. */
+  public void writeTo(ByteBuffer buffer) {
+    buffer.put(bytes);
   }
 
   @Override
