@@ -3,7 +3,7 @@ package dev.kvasir.engine;
 import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.spi.StoredEntry;
-import java.util.List;
+import java.util.Iterator;
 
 /**
  * {@link dev.kvasir.spi.KvEngine#load} on an engine's write transaction: entries stored with
@@ -25,13 +25,15 @@ public final class Restore {
   }
 
   /** Stores {@code entries} in {@code tx} and moves its version to at least the highest. */
-  public static <X extends Exception> void load(WriteTx<X> tx, List<StoredEntry> entries)
+  public static <X extends Exception> void load(WriteTx<X> tx, Iterable<StoredEntry> entries)
       throws X {
-    if (entries.isEmpty()) {
+    Iterator<StoredEntry> it = entries.iterator();
+    if (!it.hasNext()) {
       return; // not even a version read: a storage may count that as a change
     }
     long highest = 0;
-    for (StoredEntry e : entries) {
+    while (it.hasNext()) {
+      StoredEntry e = it.next();
       long version = version(e);
       tx.put(e.key(), e.value(), version, e.expireAtMs());
       highest = Math.max(highest, version);

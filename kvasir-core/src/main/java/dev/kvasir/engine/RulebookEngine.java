@@ -149,7 +149,7 @@ public class RulebookEngine implements KvEngine {
   }
 
   @Override
-  public void load(List<StoredEntry> entries) {
+  public void load(Iterable<StoredEntry> entries) {
     state.ensureOpen();
     long earliest = write(tx -> {
       Restore.load(tx, entries);

@@ -143,13 +143,15 @@ public interface KvEngine extends AutoCloseable {
    * Stores {@code entries} as they are, versionstamps and expiries included, in one
    * transaction, and moves the database version up to the highest versionstamp among them if
    * it is lower, so that the next commit is above every one of them (docs/dag-keyspace.md §4).
-   * For restoring into an empty database: it checks nothing and notifies no watcher.
+   * For restoring into an empty database: it checks nothing and notifies no watcher. The
+   * entries are read as they are stored, so a restore need not hold them all; an engine that
+   * retries the transaction reads them again from the start.
    *
    * @throws dev.kvasir.base.KvArgumentException if a versionstamp's last two bytes are not zero
    *     (this engine keeps eight-byte versions, as Deno's SQLite backend)
    * @throws UnsupportedOperationException if the engine cannot (a remote database)
    */
-  default void load(List<StoredEntry> entries) {
+  default void load(Iterable<StoredEntry> entries) {
     throw new UnsupportedOperationException("this engine cannot store entries with their own"
         + " versionstamps; load into a local engine instead");
   }

@@ -192,7 +192,7 @@ public final class PostgresEngine implements KvEngine {
   }
 
   @Override
-  public void load(List<StoredEntry> entries) {
+  public void load(Iterable<StoredEntry> entries) {
     ensureOpen();
     long earliest = writer.execute(tx -> {
       Restore.load(tx, entries);

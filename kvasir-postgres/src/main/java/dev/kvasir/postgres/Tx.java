@@ -40,6 +40,11 @@ import java.util.UUID;
 final class Tx implements QueueTx<SQLException> {
   /** Batches of 1 to 64 writes of one shape, each its own text, all kept. */
   private static final int PIPELINES_KEPT = 64;
+  /**
+   * Batched writes sent at once: a restore's or load's one transaction of a million puts held
+   * every one in the driver's batch until its end.
+   */
+  private static final int BATCH_MAX = 1024;
 
   final Connection connection;
   final Sql sql;
@@ -53,6 +58,7 @@ final class Tx implements QueueTx<SQLException> {
   private final AfterCommit afterCommit = new AfterCommit();
   /** The statement with batched puts or deletes not yet sent, or null. */
   private PreparedStatement pending;
+  private int batched;
   private final List<RawKey> changedKeys = new ArrayList<>();
   private boolean enqueued;
   private boolean expiring;
@@ -111,6 +117,7 @@ final class Tx implements QueueTx<SQLException> {
   /** Starts a transaction: takes the commit-order lock and reads the current version. */
   void begin() throws SQLException {
     pending = null;
+    batched = 0;
     changedKeys.clear();
     enqueued = false;
     expiring = false;
@@ -214,7 +221,7 @@ final class Tx implements QueueTx<SQLException> {
     p.setInt(3, value.code());
     p.setLong(4, version);
     p.setLong(5, expireAtMs);
-    p.addBatch();
+    added(p);
     changedKeys.add(key);
     if (expireAtMs != Expiry.NEVER) {
       expiring = true;
@@ -225,8 +232,16 @@ final class Tx implements QueueTx<SQLException> {
   public void delete(RawKey key) throws SQLException {
     PreparedStatement p = batch(sql.delete);
     p.setBytes(1, key.sharedBytes());
-    p.addBatch();
+    added(p);
     changedKeys.add(key);
+  }
+
+  /** Adds the parameters set on {@code p} to its batch; a full batch is sent. */
+  private void added(PreparedStatement p) throws SQLException {
+    p.addBatch();
+    if (++batched >= BATCH_MAX) {
+      flush();
+    }
   }
 
   /** The statement {@code text} for batching; sends the batch of another statement first. */
@@ -244,6 +259,7 @@ final class Tx implements QueueTx<SQLException> {
     if (pending != null) {
       PreparedStatement p = pending;
       pending = null;
+      batched = 0;
       p.executeBatch();
     }
   }

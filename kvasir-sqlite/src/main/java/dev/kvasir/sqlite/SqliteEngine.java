@@ -460,7 +460,7 @@ public final class SqliteEngine implements KvEngine {
   }
 
   @Override
-  public void load(List<StoredEntry> entries) {
+  public void load(Iterable<StoredEntry> entries) {
     ensureOpen();
     ensureWritable();
     long earliest = writer.execute(tx -> {

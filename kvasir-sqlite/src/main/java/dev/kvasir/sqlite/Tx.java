@@ -29,6 +29,11 @@ final class Tx implements QueueTx<SQLException> {
   private final StatementCache statements;
   private final Shared shared;
   private final AfterCommit afterCommit = new AfterCommit();
+  /**
+   * Puts written at once, in full statements: a restore's or load's one transaction of a
+   * million puts held every one until its end.
+   */
+  private static final int PENDING_MAX = 16 * Sql.SET_ROWS_MAX;
   /** Puts not yet written, in order. */
   private final List<Row> pending = new ArrayList<>();
   /** The file's version as this transaction left it so far, or −1 before the first bump. */
@@ -163,8 +168,12 @@ final class Tx implements QueueTx<SQLException> {
   }
 
   @Override
-  public void put(RawKey key, EncodedValue value, long version, long expireAtMs) {
+  public void put(RawKey key, EncodedValue value, long version, long expireAtMs)
+      throws SQLException {
     pending.add(new Row(key, value, version, expireAtMs));
+    if (pending.size() == PENDING_MAX) {
+      flush();
+    }
   }
 
   /** A put not yet written. */

@@ -4,13 +4,21 @@ import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.engine.Expiry;
 import dev.kvasir.engine.RulebookEngine;
+import dev.kvasir.engine.Storage;
+import dev.kvasir.spi.RawKey;
+import dev.kvasir.spi.StoredEntry;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Predicate;
+import java.util.stream.StreamSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -155,6 +163,20 @@ public final class DagEngine extends RulebookEngine {
   /** The CID of {@link #head()}'s record. */
   public Cid headCid() {
     return storage.headCid();
+  }
+
+  /**
+   * The entries of the state this engine reads that are live at {@code nowMs}, ascending, read
+   * as they are iterated: a state never changes, so they need no transaction held open.
+   */
+  Iterable<StoredEntry> liveEntries(long nowMs) {
+    return () -> {
+      Iterator<Storage.Row> rows = storage.read(
+          snapshot -> snapshot.scan(RawKey.BELOW_ALL, RawKey.ABOVE_ALL, false));
+      return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED),
+          false).filter(row -> Expiry.isLive(row.expireAtMs(), nowMs)).map(Storage.Row::stored)
+          .iterator();
+    };
   }
 
   /** The keyspace root of the current state: equal states have equal fingerprints. */

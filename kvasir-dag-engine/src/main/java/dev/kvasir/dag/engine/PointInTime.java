@@ -9,8 +9,8 @@ import dev.kvasir.spi.ReadRange;
 import dev.kvasir.spi.StoredEntry;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.StreamSupport;
 
 /**
  * Point-in-time restore (docs/backup.md §3): a past state of a {@code dag:} database or backup,
@@ -32,8 +32,8 @@ public final class PointInTime {
   /**
    * Copies the state of the KV/DAG database in {@code dir} at {@code at} (as {@link
    * DagEngine#openAt} takes it; null for the newest) into {@code target} in one transaction.
-   * Every block read is checked against its hash first: a damaged one fails the restore before
-   * anything is written, naming the block.
+   * Every block read is checked against its hash: a damaged one fails the restore, naming the
+   * block, and its transaction commits nothing.
    *
    * @throws KvException if {@code target} holds entries
    */
@@ -44,11 +44,16 @@ public final class PointInTime {
           + " one");
     }
     try (DagEngine source = at == null ? DagEngine.openReadOnly(dir) : DagEngine.openAt(dir, at)) {
-      List<StoredEntry> entries = new ArrayList<>();
-      source.dump(entries::add);
-      target.load(entries);
+      // Read as the target stores them, not gathered first: a restore of a large state held
+      // every entry twice (docs/backup.md §3).
+      Iterable<StoredEntry> live = source.liveEntries(System.currentTimeMillis());
+      long[] count = {0};
+      target.load(() -> {
+        count[0] = 0; // a target that retries its transaction reads them again
+        return StreamSupport.stream(live.spliterator(), false).peek(e -> count[0]++).iterator();
+      });
       CommitRecord head = source.head();
-      return new Restored(entries.size(), source.headCid(), head.version(), head.time());
+      return new Restored(count[0], source.headCid(), head.version(), head.time());
     }
   }
 }
