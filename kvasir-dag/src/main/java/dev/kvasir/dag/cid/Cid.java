@@ -28,16 +28,20 @@ public final class Cid implements Comparable<Cid> {
   private final int version;
   private final long codec;
   private final long hashFunction;
-  private final byte[] digest;
+  /**
+   * The digest's length: it is the end of {@link #bytes}. Not a copy of its own, which cost 48
+   * bytes a CID, and a block log's index holds a CID for every block (docs/dag-engine.md §2).
+   */
+  private final int digestLength;
   private final byte[] bytes;
   private String text;
   private final int hash;
 
-  private Cid(int version, long codec, long hashFunction, byte[] digest, byte[] bytes) {
+  private Cid(int version, long codec, long hashFunction, int digestLength, byte[] bytes) {
     this.version = version;
     this.codec = codec;
     this.hashFunction = hashFunction;
-    this.digest = digest;
+    this.digestLength = digestLength;
     this.bytes = bytes;
     this.hash = Arrays.hashCode(bytes);
   }
@@ -55,7 +59,7 @@ public final class Cid implements Comparable<Cid> {
     Varint.write(out, hashFunction);
     Varint.write(out, digest.length);
     out.writeBytes(digest);
-    return new Cid(1, codec, hashFunction, digest.clone(), out.toByteArray());
+    return new Cid(1, codec, hashFunction, digest.length, out.toByteArray());
   }
 
   /** Decodes a binary CID that fills {@code bytes} exactly. */
@@ -76,9 +80,8 @@ public final class Cid implements Comparable<Cid> {
         if (bytes.length - offset < 2 + SHA2_256_LENGTH) {
           throw new CidFormatException("binary CIDv0 is truncated");
         }
-        byte[] digest = Arrays.copyOfRange(bytes, offset + 2, offset + 2 + SHA2_256_LENGTH);
         byte[] own = Arrays.copyOfRange(bytes, offset, offset + 2 + SHA2_256_LENGTH);
-        return new Cid(0, DAG_PB, SHA2_256, digest, own);
+        return new Cid(0, DAG_PB, SHA2_256, SHA2_256_LENGTH, own);
       }
       Varint.Read version = Varint.read(bytes, offset);
       if (version.value() != 1) {
@@ -93,8 +96,8 @@ public final class Cid implements Comparable<Cid> {
             + " runs past the end of the input");
       }
       int end = length.end() + (int) length.value();
-      return new Cid(1, codec.value(), function.value(),
-          Arrays.copyOfRange(bytes, length.end(), end), Arrays.copyOfRange(bytes, offset, end));
+      return new Cid(1, codec.value(), function.value(), (int) length.value(),
+          Arrays.copyOfRange(bytes, offset, end));
     } catch (IllegalArgumentException e) {
       throw new CidFormatException("malformed binary CID: " + e.getMessage());
     }
@@ -164,7 +167,7 @@ public final class Cid implements Comparable<Cid> {
   }
 
   public byte[] digest() {
-    return digest.clone();
+    return Arrays.copyOfRange(bytes, bytes.length - digestLength, bytes.length);
   }
 
   /** The binary form (a copy). */
@@ -190,7 +193,8 @@ public final class Cid implements Comparable<Cid> {
       throw new UnsupportedOperationException("cannot verify " + this
           + ": hash function 0x" + Long.toHexString(hashFunction) + " is not sha2-256");
     }
-    return MessageDigest.isEqual(digest, sha256(data));
+    byte[] hash = sha256(data);
+    return Arrays.equals(bytes, bytes.length - digestLength, bytes.length, hash, 0, hash.length);
   }
 
   static byte[] sha256(byte[] data) {
