@@ -4,6 +4,7 @@ import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.engine.BlockIndex.Location;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.CorruptBlockException;
@@ -22,7 +23,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +51,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private static final byte COMMIT = 'C';
   /** Larger sections are refused as damage: far above any shard or Deno value. */
   private static final int MAX_SECTION = 64 << 20;
+  /** More than the longest binary CID (a version, codec and hash varint, 128-byte digest). */
+  private static final int MAX_CID = 160;
   /**
    * Staged bytes beyond which a transaction's blocks go to the file before its commit: far
    * above one commit within Deno's limits, so only loads, restores and backup copies spill.
@@ -58,9 +60,6 @@ final class BlockLog implements Blockstore, AutoCloseable {
   static final int SPILL_BYTES = 8 << 20;
   /** The buffer through which sections are written: a commit of more takes several writes. */
   private static final int WRITE_CHUNK = 1 << 20;
-
-  /** Where a block's bytes are in the file. */
-  private record Location(long offset, int length) {}
 
   private final Path file;
   /** The file as opened, to refuse commits once its path no longer names it. */
@@ -72,13 +71,18 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private final WriterLock lock; // null for a reader
   private volatile boolean closed;
   private final boolean readOnly;
-  private final Map<Cid, Location> index = new HashMap<>();
+  /**
+   * Every committed block, then those the transaction in progress wrote after {@link #end}
+   * (entries from {@link #committedBlocks} on), which it forgets if that transaction does not
+   * commit. Only committed roots lead a read to a block, so those are never asked for.
+   */
+  private final BlockIndex index = new BlockIndex();
+  private int committedBlocks;
   private final List<Cid> commits = new ArrayList<>();
   private final Map<Cid, Block> staged = new LinkedHashMap<>();
   private long stagedBytes;
-  /** The transaction's blocks already written after {@link #end}, up to {@link #tail}. */
-  private final Map<Cid, Location> spilled = new HashMap<>();
   private long end;
+  /** Where the blocks the transaction in progress wrote end (at {@link #end} if none). */
   private long tail;
   /** Whether bytes of a discarded transaction may still follow {@link #end}. */
   private boolean dirtyTail;
@@ -249,7 +253,6 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private long indexFrom(long size) throws IOException {
     long pos = end;
     long committedEnd = pos;
-    Map<Cid, Location> pending = new HashMap<>();
     ByteBuffer head = ByteBuffer.allocate(5);
     while (pos + 5 <= size) {
       head.clear();
@@ -260,26 +263,27 @@ final class BlockLog implements Blockstore, AutoCloseable {
           || pos + 5 + length > size) {
         break; // a torn or damaged tail
       }
-      byte[] section = new byte[length];
-      readFully(ByteBuffer.wrap(section), pos + 5);
-      ByteArrayInputStream in = new ByteArrayInputStream(section);
+      // The CID only: a block's bytes are read, and checked, when it is read.
+      byte[] start = new byte[Math.min(length, MAX_CID)];
+      readFully(ByteBuffer.wrap(start), pos + 5);
+      ByteArrayInputStream in = new ByteArrayInputStream(start);
       Cid cid;
       try {
         cid = Cid.read(in);
       } catch (RuntimeException | EOFException e) {
         break;
       }
-      int cidLength = length - in.available();
+      int cidLength = start.length - in.available();
       if (type == BLOCK) {
-        pending.put(cid, new Location(pos + 5 + cidLength, length - cidLength));
+        index.put(cid, new Location(pos + 5 + cidLength, length - cidLength));
       } else {
-        index.putAll(pending);
-        pending.clear();
+        committedBlocks = index.size();
         commits.add(cid);
         committedEnd = pos + 5 + length;
       }
       pos += 5 + length;
     }
+    index.truncate(committedBlocks); // the blocks of a commit without its marker
     end = committedEnd;
     tail = committedEnd;
     return committedEnd;
@@ -325,9 +329,6 @@ final class BlockLog implements Blockstore, AutoCloseable {
         return block;
       }
       at = index.get(cid);
-      if (at == null) {
-        at = spilled.get(cid);
-      }
     }
     if (at == null) {
       return null;
@@ -352,7 +353,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
 
   @Override
   public synchronized boolean has(Cid cid) {
-    return staged.containsKey(cid) || index.containsKey(cid) || spilled.containsKey(cid);
+    return staged.containsKey(cid) || index.contains(cid);
   }
 
   /**
@@ -364,7 +365,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
    */
   @Override
   public synchronized void put(Block block) {
-    if (index.containsKey(block.cid()) || spilled.containsKey(block.cid())
+    if (index.contains(block.cid())
         || staged.putIfAbsent(block.cid(), block) != null) {
       return;
     }
@@ -406,14 +407,13 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
     end = committedEnd;
     tail = committedEnd;
-    index.putAll(spilled);
-    spilled.clear();
+    committedBlocks = index.size();
     commits.add(commit);
   }
 
   /**
    * Writes the staged blocks (then the marker naming {@code commit}, unless null) from {@code
-   * at}, unsynced, and moves them from staged to spilled.
+   * at}, unsynced, and moves them from staged to the index.
    *
    * @return where the written sections end
    */
@@ -421,18 +421,16 @@ final class BlockLog implements Blockstore, AutoCloseable {
     long start = at;
     ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(WRITE_CHUNK,
         stagedBytes + staged.size() * 64L + (commit == null ? 0 : 64)));
-    Map<Cid, Location> added = new HashMap<>();
     long position = start; // of the buffer's first byte in the file
     for (Block block : staged.values()) {
       position = section(buffer, position, BLOCK, block.cid(), block);
-      added.put(block.cid(), new Location(position + buffer.position() - block.size(),
+      index.put(block.cid(), new Location(position + buffer.position() - block.size(),
           block.size()));
     }
     if (commit != null) {
       position = section(buffer, position, COMMIT, commit, null);
     }
     position = flush(buffer, position);
-    spilled.putAll(added);
     staged.clear();
     stagedBytes = 0;
     return position;
@@ -524,7 +522,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private void dropTransaction() {
     staged.clear();
     stagedBytes = 0;
-    spilled.clear();
+    index.truncate(committedBlocks);
     tail = end;
   }
 
