@@ -418,10 +418,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
    * @return where the written sections end
    */
   private long append(long at, Cid commit) throws IOException {
-    long start = at;
     ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(WRITE_CHUNK,
         stagedBytes + staged.size() * 64L + (commit == null ? 0 : 64)));
-    long position = start; // of the buffer's first byte in the file
+    long position = at; // of the buffer's first byte in the file
     for (Block block : staged.values()) {
       position = section(buffer, position, BLOCK, block.cid(), block);
       index.put(block.cid(), new Location(position + buffer.position() - block.size(),
