@@ -93,17 +93,14 @@ public final class Backup implements AutoCloseable {
   public Optional<Snapshot> take(KvEngine source) {
     long readAt = System.currentTimeMillis();
     long before = blocks.committedBytes();
+    refuseIfBehind(source.committedVersion()); // before writing what the dump holds
     // The source's entries go into the backup's transaction as they are read, so that a copy
     // of a large database holds its keys and versions, not its values (docs/backup.md §6).
     Changes changes = storage.write(tx -> {
       Changes found = new Changes(tx);
       long version = source.dump(found::accept);
       found.finish(version);
-      if (version < lastVersion) {
-        throw new KvException("the source is at version " + version + ", below the backup's "
-            + lastVersion + ": it is not the database this backup follows; back it up into a"
-            + " new directory");
-      }
+      refuseIfBehind(version);
       if (found.count > 0 || version != lastVersion) {
         tx.setVersion(version);
       }
@@ -117,6 +114,14 @@ public final class Backup implements AutoCloseable {
     lastVersion = changes.version;
     return Optional.of(new Snapshot(lastVersion, keys.length, changes.count,
         blocks.committedBytes() - before, storage.headCid(), storage.head().time()));
+  }
+
+  private void refuseIfBehind(long sourceVersion) {
+    if (sourceVersion < lastVersion) {
+      throw new KvException("the source is at version " + sourceVersion + ", below the"
+          + " backup's " + lastVersion + ": it is not the database this backup follows; back it"
+          + " up into a new directory");
+    }
   }
 
   /**
