@@ -172,7 +172,9 @@ public final class RemoteEngine implements KvEngine {
         Metadata.request().getBytes(StandardCharsets.UTF_8), config.timeout());
     String what = "the metadata endpoint at '" + config.url() + "'";
     CallDeadline deadline = CallDeadline.start(config.deadline());
-    return sendAsync(call, what, 0, config.retryDelay(), deadline, false).thenApply(response -> {
+    CompletableFuture<Transport.Answer> answer =
+        sendAsync(call, what, 0, config.retryDelay(), deadline, false, null);
+    return answer.thenApply(response -> {
       Metadata m = Metadata.parse(response.text(), response.uri());
       queuesOffered = response.header(RemoteQueue.OFFERED).equals("1");
       Instant early = m.expiresAt().minus(REFRESH_EARLY);
@@ -214,6 +216,7 @@ public final class RemoteEngine implements KvEngine {
     Duration delay = config.retryDelay();
     CallDeadline deadline = CallDeadline.start(config.deadline());
     boolean arrived = false;
+    String telling = null; // an attempt's failure that says what is wrong with the URL
     for (int attempt = 0; ; attempt++) {
       ensureOpen();
       String failure;
@@ -235,9 +238,12 @@ public final class RemoteEngine implements KvEngine {
         cause = e.getCause();
         failure = transientFailure(cause, what);
         arrived |= mayHaveArrived(cause);
+        if (plainToTls(cause)) {
+          telling = failure;
+        }
       }
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
-        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause, arrived);
+        throw gaveUp(what, attempt, failure + deadline.reached(delay), telling, cause, arrived);
       }
       sleep(delay);
       delay = doubled(delay, MAX_RETRY_DELAY);
@@ -247,10 +253,11 @@ public final class RemoteEngine implements KvEngine {
   /**
    * {@link #send} without a thread waiting: the retries wait on a timer, and the future
    * completes on the transport's threads. {@code arrived}: whether an attempt before this one
-   * may have reached the server.
+   * may have reached the server; {@code telling}: the failure of one that says what is wrong
+   * with the URL, or null.
    */
   private CompletableFuture<Transport.Answer> sendAsync(Transport.Call call, String what,
-      int attempt, Duration delay, CallDeadline deadline, boolean arrived) {
+      int attempt, Duration delay, CallDeadline deadline, boolean arrived, String telling) {
     // A closed client starts no call, but retries the calls it started until it stops.
     if (attempt == 0 ? closed : stopping) {
       return CompletableFuture.failedFuture(new KvClosedException());
@@ -259,6 +266,7 @@ public final class RemoteEngine implements KvEngine {
       String failure;
       Throwable cause = null;
       boolean arrivedNow;
+      String tellingNow = telling;
       if (error != null) {
         if (stopping) { // stopping aborts what is in flight
           throw new KvClosedException();
@@ -266,6 +274,9 @@ public final class RemoteEngine implements KvEngine {
         cause = unwrapped(error);
         failure = transientFailure(cause, what);
         arrivedNow = mayHaveArrived(cause);
+        if (plainToTls(cause)) {
+          tellingNow = failure;
+        }
       } else if (accepted(r, what)) {
         return CompletableFuture.completedFuture(r);
       } else {
@@ -273,8 +284,9 @@ public final class RemoteEngine implements KvEngine {
         arrivedNow = answeredAfterWork(r);
       }
       boolean reached = arrived || arrivedNow;
+      String told = tellingNow; // for the lambda below
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
-        throw gaveUp(what, attempt, failure + deadline.reached(delay), cause, reached);
+        throw gaveUp(what, attempt, failure + deadline.reached(delay), told, cause, reached);
       }
       // Run by the JDK's timer thread itself: the next attempt only starts a request. (Without
       // an executor, Java 17 with one or two processors would start a thread for it.)
@@ -282,7 +294,7 @@ public final class RemoteEngine implements KvEngine {
           Runnable::run);
       return CompletableFuture.supplyAsync(() -> null, later).thenCompose(
           ignored -> sendAsync(call, what, attempt + 1, doubled(delay, MAX_RETRY_DELAY),
-              deadline, reached));
+              deadline, reached, told));
     }).thenCompose(next -> next);
   }
 
@@ -296,7 +308,7 @@ public final class RemoteEngine implements KvEngine {
         throw untrusted(what, tls);
       }
     }
-    if (e instanceof ClosedChannelException && "http".equals(config.url().getScheme())) {
+    if (plainToTls(e)) {
       return e + " (the server closed the connection without an answer, as a server that"
           + " speaks TLS does to a plain one: if it has a certificate, its URL starts with"
           + " https://)";
@@ -357,15 +369,26 @@ public final class RemoteEngine implements KvEngine {
   }
 
   /**
+   * Whether {@code e} is how a server that speaks TLS meets a plain request: it closes the
+   * connection without an answer.
+   */
+  private boolean plainToTls(Throwable e) {
+    return e instanceof ClosedChannelException && "http".equals(config.url().getScheme());
+  }
+
+  /**
    * The server answered 5xx, 408, 429 or not at all: transient. {@code arrived}: whether an
    * attempt may have reached the server, so that a write may have been applied before its
    * answer was lost.
    */
   private static KvUnavailableException gaveUp(String what, int attempt, String failure,
-      Throwable cause, boolean arrived) {
+      String telling, Throwable cause, boolean arrived) {
     String attempts = attempt == 0 ? "1 attempt" : (attempt + 1) + " attempts";
+    // The last attempt may have met only the deadline, which says nothing of the URL.
+    String earlier = telling == null || failure.startsWith(telling) ? ""
+        : "; an earlier one: " + telling;
     return new KvUnavailableException("KV Connect failed to call " + what + " after "
-        + attempts + "; last: " + failure, arrived, cause);
+        + attempts + "; last: " + failure + earlier, arrived, cause);
   }
 
   /** Whether a retried answer may follow work done: a 5xx may, a 408 or 429 comes before any. */
@@ -436,7 +459,7 @@ public final class RemoteEngine implements KvEngine {
     return currentCalls().thenCompose(c -> {
       Transport.Call call = dataCall(c, method, body, strong, config.timeout(), extraHeaders);
       return sendAsync(call, "'" + call.uri() + "'", 0, config.retryDelay(),
-          CallDeadline.start(config.deadline()), false);
+          CallDeadline.start(config.deadline()), false, null);
     });
   }
 
