@@ -56,6 +56,11 @@ public final class CanonicalPail {
         maxShardSize);
   }
 
+  /** With a shard cache of {@code cacheBytes} (0: none), for tests. */
+  static CanonicalPail open(Blockstore store, int maxShardSize, long cacheBytes) {
+    return new CanonicalPail(new ShardLoader(store, cacheBytes), maxShardSize);
+  }
+
   public Blockstore store() {
     return loader.store();
   }
@@ -235,7 +240,7 @@ public final class CanonicalPail {
         int j = groupEnd(items, i, 0);
         for (Item item : items.subList(i, j)) {
           if (item instanceof Sub sub) {
-            ShardLoader.Loaded child = loader.load(sub.link());
+            ShardLoader.Loaded child = load(sub.link());
             if (hasLinks(child)) {
               deep = true;
             } else if (j - i > 1) {
@@ -255,7 +260,7 @@ public final class CanonicalPail {
       List<Item> opened = new ArrayList<>(out.size());
       for (Item item : out) {
         if (item instanceof Sub sub) {
-          expand(sub, loader.load(sub.link()), opened);
+          expand(sub, load(sub.link()), opened);
         } else {
           opened.add(item);
         }
@@ -290,7 +295,7 @@ public final class CanonicalPail {
           below.put(change.getKey().substring(key.length()), change.getValue());
         }
       }
-      ShardLoader.Loaded child = loader.load(sub.link());
+      ShardLoader.Loaded child = load(sub.link());
       if (!below.isEmpty()) {
         child = apply(child, below);
       }
@@ -307,6 +312,17 @@ public final class CanonicalPail {
         out.add(new Sub(key, child.block().cid(), data));
       }
       return out;
+    }
+
+    /**
+     * A shard this work made, or else one of the store. The loader's cache alone does not do:
+     * the shards made are stored only when the work ends, and a large apply made more than
+     * the cache holds before {@link #settle} read the first again, which then failed as a
+     * block missing from the store (docs/dag-keyspace.md §3).
+     */
+    ShardLoader.Loaded load(Cid cid) {
+      ShardLoader.Loaded made = created.get(cid);
+      return made != null ? made : loader.load(cid);
     }
 
     ShardLoader.Loaded encode(List<ShardEntry> entries) {

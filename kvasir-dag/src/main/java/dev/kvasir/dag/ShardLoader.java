@@ -24,11 +24,18 @@ final class ShardLoader {
       Runtime.getRuntime().maxMemory() / 32);
 
   private final Blockstore store;
+  private final long cacheBytes;
   private final LinkedHashMap<Cid, Loaded> cache = new LinkedHashMap<>(64, 0.75f, true);
   private long cachedBytes;
 
   ShardLoader(Blockstore store) {
+    this(store, CACHE_BYTES);
+  }
+
+  /** With a cache of {@code cacheBytes}: 0 keeps nothing, as a test of what relies on it. */
+  ShardLoader(Blockstore store, long cacheBytes) {
     this.store = store;
+    this.cacheBytes = cacheBytes;
   }
 
   Blockstore store() {
@@ -65,7 +72,7 @@ final class ShardLoader {
         cachedBytes += loaded.block().size();
       }
       var it = cache.entrySet().iterator();
-      while (cachedBytes > CACHE_BYTES && it.hasNext()) {
+      while (cachedBytes > cacheBytes && it.hasNext()) {
         Map.Entry<Cid, Loaded> eldest = it.next();
         cachedBytes -= eldest.getValue().block().size();
         it.remove();
