@@ -91,7 +91,7 @@ public final class CanonicalPail {
       return root;
     }
     Work work = new Work();
-    return work.save(work.apply(loader.load(root), changes));
+    return work.save(work.apply(loader.load(root), changes, 0));
   }
 
   /** Every key must be well-formed Unicode (as for {@link Pail}) and not empty. */
@@ -192,8 +192,14 @@ public final class CanonicalPail {
           build(below, end).block().cid(), exact);
     }
 
-    /** The canonical shard for {@code shard}'s entries after {@code changes} (keys relative). */
-    ShardLoader.Loaded apply(ShardLoader.Loaded shard, NavigableMap<String, Cid> changes) {
+    /**
+     * The canonical shard for {@code shard}'s entries after {@code changes}, whose keys from
+     * {@code offset} on are relative to it (before it, they all hold the shard's path). The
+     * shards below see views of the same changes, with a longer offset: copying them, with
+     * their keys cut, at every level held a large change several times over.
+     */
+    ShardLoader.Loaded apply(ShardLoader.Loaded shard, NavigableMap<String, Cid> changes,
+        int offset) {
       List<Sub> subs = new ArrayList<>();
       TreeMap<String, Cid> loose = new TreeMap<>();
       for (ShardEntry e : shard.shard().entries()) {
@@ -205,19 +211,20 @@ public final class CanonicalPail {
       }
       // No key lies inside a Sub's, so a change belongs to the Sub whose key it starts with, or
       // stands alone as loose data.
-      List<Item> items = new ArrayList<>(subs.size() + loose.size() + changes.size());
+      List<Item> items = new ArrayList<>();
       for (Sub sub : subs) {
-        NavigableMap<String, Cid> inside = within(changes, sub.key());
-        items.addAll(inside.isEmpty() ? List.of(sub) : open(sub, inside));
+        NavigableMap<String, Cid> inside = within(changes, offset, sub.key());
+        items.addAll(inside.isEmpty() ? List.of(sub) : open(sub, inside, offset));
       }
       for (Map.Entry<String, Cid> change : changes.entrySet()) {
-        if (subs.stream().anyMatch(sub -> change.getKey().startsWith(sub.key()))) {
+        String key = change.getKey();
+        if (subs.stream().anyMatch(sub -> key.startsWith(sub.key(), offset))) {
           continue;
         }
         if (change.getValue() == null) {
-          loose.remove(change.getKey());
+          loose.remove(key.substring(offset));
         } else {
-          loose.put(change.getKey(), change.getValue());
+          loose.put(key.substring(offset), change.getValue());
         }
       }
       loose.forEach((k, v) -> items.add(new Loose(k, v)));
@@ -279,25 +286,24 @@ public final class CanonicalPail {
     }
 
     /**
-     * A Sub after {@code changes} (keys relative to this shard, all starting with its key), as
-     * the items that stand for it now: none, loose entries when its content became a flat
-     * shard (so that {@link #build} regroups them), or a Sub, moved to a longer key when its
-     * content gained a longer common prefix.
+     * A Sub after {@code changes} (keys relative to this shard from {@code offset} on, all
+     * starting with its key there), as the items that stand for it now: none, loose entries
+     * when its content became a flat shard (so that {@link #build} regroups them), or a Sub,
+     * moved to a longer key when its content gained a longer common prefix.
      */
-    private List<Item> open(Sub sub, NavigableMap<String, Cid> changes) {
+    private List<Item> open(Sub sub, NavigableMap<String, Cid> changes, int offset) {
       String key = sub.key();
+      int end = offset + key.length();
       Cid data = sub.data();
-      TreeMap<String, Cid> below = new TreeMap<>();
-      for (Map.Entry<String, Cid> change : changes.entrySet()) {
-        if (change.getKey().length() == key.length()) {
-          data = change.getValue();
-        } else {
-          below.put(change.getKey().substring(key.length()), change.getValue());
-        }
+      NavigableMap<String, Cid> below = changes;
+      String first = changes.firstKey(); // the key equal to the Sub's, if changed, sorts first
+      if (first.length() == end) {
+        data = changes.get(first);
+        below = changes.tailMap(first, false);
       }
       ShardLoader.Loaded child = load(sub.link());
       if (!below.isEmpty()) {
-        child = apply(child, below);
+        child = apply(child, below, end);
       }
       List<Item> out = new ArrayList<>();
       if (!hasLinks(child)) {
@@ -382,18 +388,20 @@ public final class CanonicalPail {
     return shard.shard().entries().stream().anyMatch(ShardEntry::isLink);
   }
 
-  /** The changes whose keys start with {@code prefix}. */
-  private static NavigableMap<String, Cid> within(NavigableMap<String, Cid> changes,
-      String prefix) {
+  /**
+   * A view of the changes whose keys hold {@code key} at {@code offset} (all hold the same
+   * {@code offset} characters before it).
+   */
+  private static NavigableMap<String, Cid> within(NavigableMap<String, Cid> changes, int offset,
+      String key) {
+    String prefix = changes.firstKey().substring(0, offset) + key;
     NavigableMap<String, Cid> tail = changes.tailMap(prefix, true);
-    TreeMap<String, Cid> out = new TreeMap<>();
-    for (Map.Entry<String, Cid> e : tail.entrySet()) {
-      if (!e.getKey().startsWith(prefix)) {
-        break;
+    for (String k : tail.keySet()) {
+      if (!k.startsWith(prefix)) {
+        return tail.headMap(k, false);
       }
-      out.put(e.getKey(), e.getValue());
     }
-    return out;
+    return tail;
   }
 
   /**
