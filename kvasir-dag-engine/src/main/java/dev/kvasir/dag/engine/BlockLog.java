@@ -365,15 +365,13 @@ final class BlockLog implements Blockstore, AutoCloseable {
    */
   @Override
   public synchronized void put(Block block) {
-    if (index.contains(block.cid())
-        || staged.putIfAbsent(block.cid(), block) != null) {
+    if (index.contains(block.cid()) || staged.putIfAbsent(block.cid(), block) != null) {
       return;
     }
     stagedBytes += block.size();
     if (stagedBytes > SPILL_BYTES) {
       try {
-        cutDirtyTail();
-        tail = append(tail, null);
+        append(null);
       } catch (IOException e) {
         throw failed(e, false);
       }
@@ -394,10 +392,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
     if (readOnly) {
       throw new KvException(file + " is open for reading only");
     }
-    long committedEnd;
     try {
-      cutDirtyTail();
-      committedEnd = append(tail, commit);
+      append(commit);
       io(c -> {
         c.force(false);
         return null;
@@ -405,22 +401,20 @@ final class BlockLog implements Blockstore, AutoCloseable {
     } catch (IOException e) {
       throw failed(e, true);
     }
-    end = committedEnd;
-    tail = committedEnd;
+    end = tail;
     committedBlocks = index.size();
     commits.add(commit);
   }
 
   /**
-   * Writes the staged blocks (then the marker naming {@code commit}, unless null) from {@code
-   * at}, unsynced, and moves them from staged to the index.
-   *
-   * @return where the written sections end
+   * Writes the staged blocks (then the marker naming {@code commit}, unless null) at {@link
+   * #tail}, unsynced, moves them from staged to the index, and moves the tail past them.
    */
-  private long append(long at, Cid commit) throws IOException {
+  private void append(Cid commit) throws IOException {
+    cutDirtyTail();
     ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(WRITE_CHUNK,
         stagedBytes + staged.size() * 64L + (commit == null ? 0 : 64)));
-    long position = at; // of the buffer's first byte in the file
+    long position = tail; // of the buffer's first byte in the file
     for (Block block : staged.values()) {
       position = section(buffer, position, BLOCK, block.cid(), block);
       index.put(block.cid(), new Location(position + buffer.position() - block.size(),
@@ -429,10 +423,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
     if (commit != null) {
       position = section(buffer, position, COMMIT, commit, null);
     }
-    position = flush(buffer, position);
+    tail = flush(buffer, position);
     staged.clear();
     stagedBytes = 0;
-    return position;
   }
 
   /**
@@ -484,15 +477,15 @@ final class BlockLog implements Blockstore, AutoCloseable {
    * may be on disk as a commit, which the next open would find.
    */
   private KvUnavailableException failed(IOException e, boolean withMarker) {
+    dropTransaction();
+    dirtyTail = true;
     boolean cutBack = true;
     try {
-      io(c -> c.truncate(end));
+      cutDirtyTail();
     } catch (IOException again) {
       e.addSuppressed(again);
       cutBack = false;
     }
-    dropTransaction();
-    dirtyTail = !cutBack;
     boolean maybeApplied = withMarker && !cutBack;
     // A full disk or a failing device: the same commit succeeds once the cause is gone.
     return new KvUnavailableException("cannot write to " + file + " (" + e.getMessage()
