@@ -266,7 +266,6 @@ public final class RemoteEngine implements KvEngine {
       String failure;
       Throwable cause = null;
       boolean arrivedNow;
-      String tellingNow = telling;
       if (error != null) {
         if (stopping) { // stopping aborts what is in flight
           throw new KvClosedException();
@@ -274,9 +273,6 @@ public final class RemoteEngine implements KvEngine {
         cause = unwrapped(error);
         failure = transientFailure(cause, what);
         arrivedNow = mayHaveArrived(cause);
-        if (plainToTls(cause)) {
-          tellingNow = failure;
-        }
       } else if (accepted(r, what)) {
         return CompletableFuture.completedFuture(r);
       } else {
@@ -284,7 +280,7 @@ public final class RemoteEngine implements KvEngine {
         arrivedNow = answeredAfterWork(r);
       }
       boolean reached = arrived || arrivedNow;
-      String told = tellingNow; // for the lambda below
+      String told = plainToTls(cause) ? failure : telling;
       if (attempt >= config.maxRetries() || !deadline.allowsRetryAfter(delay)) {
         throw gaveUp(what, attempt, failure + deadline.reached(delay), told, cause, reached);
       }
