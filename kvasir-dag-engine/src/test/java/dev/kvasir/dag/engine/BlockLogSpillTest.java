@@ -37,6 +37,13 @@ class BlockLogSpillTest {
     return Block.of(Cid.RAW, text.getBytes());
   }
 
+  /** Commits what {@code log} has staged, with a record block of {@code text}. */
+  private static void commit(BlockLog log, String text) {
+    Block record = marker(text);
+    log.put(record);
+    log.commit(record.cid());
+  }
+
   @Test
   void aLargeTransaction_isWrittenAsItGoes_readableMeanwhile_andCommittedWhole() {
     List<Block> blocks = moreThanSpillSize(1);
@@ -54,9 +61,7 @@ class BlockLogSpillTest {
         assertThat(reader.has(blocks.get(0).cid())).isFalse();
       }
 
-      Block record = marker("commit");
-      log.put(record);
-      log.commit(record.cid());
+      commit(log, "commit");
     }
     try (BlockLog reopened = BlockLog.open(dir, true)) {
       assertThat(reopened.commits()).hasSize(1);
@@ -69,9 +74,7 @@ class BlockLogSpillTest {
   @Test
   void aDiscardedLargeTransaction_leavesTheLogAtItsLastCommit() {
     try (BlockLog log = BlockLog.open(dir, false)) {
-      Block first = marker("first");
-      log.put(first);
-      log.commit(first.cid());
+      commit(log, "first");
       long committed = log.committedBytes();
 
       List<Block> discarded = moreThanSpillSize(2);
@@ -80,9 +83,7 @@ class BlockLogSpillTest {
       assertThat(dir.resolve(BlockLog.FILE_NAME).toFile().length()).isEqualTo(committed);
       assertThat(log.has(discarded.get(0).cid())).isFalse();
 
-      Block second = marker("second");
-      log.put(second);
-      log.commit(second.cid());
+      commit(log, "second");
     }
     try (BlockLog reopened = BlockLog.open(dir, true)) {
       assertThat(reopened.commits()).hasSize(2);
@@ -94,9 +95,7 @@ class BlockLogSpillTest {
   void aLargeTransactionCutShortByACrash_isCutOffWhenTheLogOpens() throws Exception {
     long committed;
     try (BlockLog log = BlockLog.open(dir, false)) {
-      Block first = marker("first");
-      log.put(first);
-      log.commit(first.cid());
+      commit(log, "first");
       committed = log.committedBytes();
       moreThanSpillSize(3).forEach(log::put);
       // Closed without a commit or a discard: the spilled blocks stay in the file, as after a
