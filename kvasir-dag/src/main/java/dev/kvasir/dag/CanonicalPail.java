@@ -72,12 +72,17 @@ public final class CanonicalPail {
 
   /** Stores the shards of the pail holding exactly {@code entries}; returns its root. */
   public Cid build(SortedMap<String, Cid> entries) {
-    List<Item> items = new ArrayList<>(entries.size());
-    checkKeys(entries.keySet());
-    entries.forEach((key, value) ->
-        items.add(new Loose(key, Objects.requireNonNull(value, "value of " + key))));
-    Work work = new Work();
-    return work.save(work.build(items, 0));
+    CanonicalBuilder builder = builder();
+    entries.forEach(builder::add);
+    return builder.finish();
+  }
+
+  /**
+   * A build from entries added in ascending key order, which holds only the path to the last
+   * key: for more entries than fit in memory.
+   */
+  public CanonicalBuilder builder() {
+    return new CanonicalBuilder(loader.store(), maxShardSize);
   }
 
   /**

@@ -35,6 +35,9 @@ import java.util.stream.StreamSupport;
  * malformed ones {@link dev.kvasir.dag.store.CorruptBlockException}; both name the CID.
  */
 public final class Pail {
+  /** The root of an empty pail: the CID of the empty shard, the same in every store. */
+  public static final Cid EMPTY_ROOT = Shard.EMPTY.toBlock().cid();
+
   private final ShardLoader loader;
   private final PailOptions options;
 

@@ -184,8 +184,8 @@ final class DagStorage implements Storage {
     private boolean changed;
 
     Tx(CommitRecord record) {
-      this.keyspace = new PailView(reader, record.keyspace());
-      this.meta = new PailView(reader, record.meta());
+      this.keyspace = new PailView(pail, reader, record.keyspace());
+      this.meta = new PailView(pail, reader, record.meta());
       this.version = record.version();
       this.sequence = record.sequence();
     }
@@ -196,7 +196,7 @@ final class DagStorage implements Storage {
 
     CommitRecord toRecord(CommitRecord previous, Cid previousCid, long timeMs) {
       return new CommitRecord(version, Math.max(timeMs, previous.timeMs()),
-          keyspace.commit(pail), meta.commit(pail), sequence, previousCid);
+          keyspace.commit(), meta.commit(), sequence, previousCid);
     }
 
     @Override

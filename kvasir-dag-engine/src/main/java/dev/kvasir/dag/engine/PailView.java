@@ -1,5 +1,6 @@
 package dev.kvasir.dag.engine;
 
+import dev.kvasir.dag.CanonicalBuilder;
 import dev.kvasir.dag.CanonicalPail;
 import dev.kvasir.dag.EntriesQuery;
 import dev.kvasir.dag.Pail;
@@ -17,32 +18,82 @@ import java.util.TreeMap;
 /**
  * A pail root as a transaction sees it: the committed entries with the transaction's own
  * changes on top ({@code null} for a removed key), which {@link #commit} turns into a new root.
- * Not thread-safe: one transaction, one thread.
+ *
+ * <p>A view of the empty pail whose puts all come in ascending key order (a load, a restore, a
+ * first backup copy) streams them, past {@link #STREAM_AFTER}, into a {@link CanonicalBuilder}
+ * instead of the map, which then holds only the path to the last key (docs/dag-engine.md §2,
+ * "Large transactions"). Anything else the view is asked first finishes that build and uses its
+ * root as the committed one. Not thread-safe: one transaction, one thread.
  */
 final class PailView {
-  private final Pail reader;
-  private final Cid root;
-  private final TreeMap<String, Cid> changes = new TreeMap<>();
+  /** Puts held in the map before they stream: an ordinary transaction never streams. */
+  static final int STREAM_AFTER = 4096;
 
-  PailView(Pail reader, Cid root) {
+  private final CanonicalPail pail;
+  private final Pail reader;
+  private Cid root;
+  private final TreeMap<String, Cid> changes = new TreeMap<>();
+  /** Whether every change so far was a put above the ones before, onto the empty pail. */
+  private boolean ascending;
+  /** The puts past {@link #STREAM_AFTER}, while they stay ascending; else null. */
+  private CanonicalBuilder streamed;
+
+  PailView(CanonicalPail pail, Pail reader, Cid root) {
+    this.pail = pail;
     this.reader = reader;
     this.root = root;
+    this.ascending = root.equals(Pail.EMPTY_ROOT);
   }
 
   Cid get(String key) {
+    if (streamed != null) {
+      int c = key.compareTo(streamed.lastKey());
+      if (c >= 0) {
+        return c == 0 ? streamed.lastValue() : null; // nothing above it, the pail being empty
+      }
+      stopStreaming();
+    }
     return changes.containsKey(key) ? changes.get(key) : reader.get(root, key);
   }
 
   void put(String key, Cid value) {
+    if (streamed != null) {
+      if (key.compareTo(streamed.lastKey()) > 0) {
+        streamed.add(key, value);
+        return;
+      }
+      stopStreaming();
+    }
+    ascending = ascending && (changes.isEmpty() || key.compareTo(changes.lastKey()) > 0);
     changes.put(key, value);
+    if (ascending && changes.size() > STREAM_AFTER) {
+      streamed = pail.builder();
+      changes.forEach(streamed::add);
+      changes.clear();
+    }
   }
 
   void remove(String key) {
+    stopStreaming();
+    ascending = false;
     changes.put(key, null);
+  }
+
+  /**
+   * Finishes the streamed build, if any, as the root the changes from now on apply to: its
+   * shards stay in the transaction even if later changes replace some of them.
+   */
+  private void stopStreaming() {
+    if (streamed != null) {
+      root = streamed.finish();
+      streamed = null;
+    }
+    ascending = false;
   }
 
   /** The entries with keys in {@code [from, to)} ({@code to} null: no end), in key order. */
   Iterator<PailEntry> range(String from, String to, boolean reverse) {
+    stopStreaming();
     EntriesQuery query = EntriesQuery.all().gte(from);
     if (to != null) {
       query = query.lt(to);
@@ -54,6 +105,7 @@ final class PailView {
 
   /** The entries whose keys start with {@code prefix}, in key order. */
   Iterator<PailEntry> prefixed(String prefix) {
+    stopStreaming();
     TreeMap<String, Cid> mine = new TreeMap<>();
     for (Map.Entry<String, Cid> e : changes.tailMap(prefix, true).entrySet()) {
       if (!e.getKey().startsWith(prefix)) {
@@ -79,7 +131,10 @@ final class PailView {
   }
 
   /** The new root: the committed one with the changes applied. */
-  Cid commit(CanonicalPail pail) {
+  Cid commit() {
+    if (streamed != null) {
+      return streamed.finish(); // the map is empty while the puts stream
+    }
     return changes.isEmpty() ? root : pail.apply(root, changes);
   }
 

@@ -89,6 +89,26 @@ class SameStateSameRootTest {
     assertThat(roots).hasSize(4).containsOnly(roots.get(0));
   }
 
+  /**
+   * One load of more entries than a transaction holds before it streams them into a build
+   * ({@code PailView.STREAM_AFTER}, docs/dag-engine.md §2) against loads in small shuffled
+   * batches, which apply theirs: one root, and the engine reads every entry back.
+   */
+  @Test
+  void oneLargeLoadInKeyOrder_givesTheRootOfSmallLoadsInAnyOrder() {
+    List<StoredEntry> keyspace = randomKeyspace(new Random(10), 3 * PailView.STREAM_AFTER);
+    List<StoredEntry> shuffled = new ArrayList<>(keyspace);
+    Collections.shuffle(shuffled, new Random(2));
+    try (DagEngine whole = DagEngine.open(dir.resolve("whole"));
+        DagEngine batches = DagEngine.open(dir.resolve("batches"))) {
+      whole.load(keyspace);
+      load(batches, shuffled);
+
+      assertThat(whole.fingerprint()).isEqualTo(batches.fingerprint())
+          .isEqualTo(Fingerprint.of(whole));
+    }
+  }
+
   @Test
   void oneChangedVersionstamp_changesTheRoot() {
     List<StoredEntry> keyspace = randomKeyspace(new Random(8), 200);

@@ -1,0 +1,110 @@
+package dev.kvasir.dag.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.dag.CanonicalPail;
+import dev.kvasir.dag.PailEntry;
+import dev.kvasir.dag.cbor.DagCbor;
+import dev.kvasir.dag.cid.Cid;
+import dev.kvasir.dag.store.MemoryBlockstore;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A view of the empty pail streams ascending puts into a build (docs/dag-engine.md §2, "Large
+ * transactions"); whatever it is asked, it answers as the map of changes would, and commits the
+ * root that applying them gives.
+ */
+class PailViewTest {
+  private final MemoryBlockstore store = new MemoryBlockstore();
+  private final CanonicalPail pail = CanonicalPail.open(store);
+  private final Cid empty = pail.reader().empty();
+  private final TreeMap<String, Cid> model = new TreeMap<>();
+
+  private static Cid value(int n) {
+    return Cid.of(Cid.DAG_CBOR, DagCbor.encode((long) n));
+  }
+
+  private static String key(int i) {
+    return String.format("02%08x00", i * 7L);
+  }
+
+  private PailView viewWithAscendingPuts(int count) {
+    PailView view = new PailView(pail, pail.reader(), empty);
+    for (int i = 0; i < count; i++) {
+      assertThat(view.get(key(i))).isNull();
+      view.put(key(i), value(i));
+      model.put(key(i), value(i));
+    }
+    return view;
+  }
+
+  /** The root that applying the model to the empty pail gives, which never streams. */
+  private Cid expectedRoot() {
+    return pail.apply(empty, model);
+  }
+
+  @Test
+  void ascendingPutsOnTheEmptyPail_commitTheRootOfApplyingThem() {
+    PailView view = viewWithAscendingPuts(3 * PailView.STREAM_AFTER);
+
+    assertThat(view.get(key(3 * PailView.STREAM_AFTER - 1)))
+        .isEqualTo(value(3 * PailView.STREAM_AFTER - 1));
+    assertThat(view.get(key(3 * PailView.STREAM_AFTER))).isNull();
+    assertThat(view.commit()).isEqualTo(expectedRoot());
+  }
+
+  /** Each way of leaving the ascending puts, after they began to stream. */
+  @ParameterizedTest
+  @ValueSource(strings = {"get", "overwrite", "put below", "remove", "range", "prefixed"})
+  void anythingButAnotherAscendingPut_finishesTheStream_andTheViewGoesOnAsAMap(String step) {
+    int count = PailView.STREAM_AFTER + 1000;
+    PailView view = viewWithAscendingPuts(count);
+    switch (step) {
+      case "get" -> assertThat(view.get(key(17))).isEqualTo(value(17));
+      case "overwrite" -> {
+        view.put(key(17), value(-1));
+        model.put(key(17), value(-1));
+      }
+      case "put below" -> {
+        view.put("01", value(-2));
+        model.put("01", value(-2));
+      }
+      case "remove" -> {
+        view.remove(key(17));
+        model.remove(key(17));
+      }
+      case "range" -> assertThat(keys(view.range(key(10), key(13), true)))
+          .containsExactly(key(12), key(11), key(10));
+      default -> assertThat(keys(view.prefixed("02"))).hasSize(count);
+    }
+    view.put(key(count), value(count)); // ascending again, but no longer streamed
+    model.put(key(count), value(count));
+
+    assertThat(view.get(key(17))).isEqualTo(model.get(key(17)));
+    assertThat(view.commit()).isEqualTo(expectedRoot());
+  }
+
+  @Test
+  void ascendingPutsOntoAPailThatHoldsEntries_keepThoseEntries() {
+    model.put("00", value(0));
+    Cid root = pail.build(model);
+    PailView view = new PailView(pail, pail.reader(), root);
+    for (int i = 0; i < 2 * PailView.STREAM_AFTER; i++) {
+      view.put(key(i), value(i));
+      model.put(key(i), value(i));
+    }
+    assertThat(view.commit()).isEqualTo(pail.apply(empty, model));
+  }
+
+  private static List<String> keys(Iterator<PailEntry> entries) {
+    List<String> out = new ArrayList<>();
+    entries.forEachRemaining(e -> out.add(e.key()));
+    return out;
+  }
+}
