@@ -129,9 +129,14 @@ public final class CanonicalPail {
    */
   private record Sub(String key, Cid link, Cid data) implements Item {}
 
-  /** One build or apply: remembers the shards it encoded so that only the used ones are saved. */
+  /**
+   * One apply: remembers the shards it encoded so that only the used ones are saved. It keeps
+   * their blocks, not the decoded shards, which take four to five times as much and of which a
+   * large apply makes tens of thousands; one read again is decoded again, if the loader's
+   * cache dropped it.
+   */
   private final class Work {
-    private final Map<Cid, ShardLoader.Loaded> created = new HashMap<>();
+    private final Map<Cid, Block> created = new HashMap<>();
 
     /**
      * The canonical shard for {@code items}, whose keys from {@code offset} on are relative to
@@ -332,13 +337,13 @@ public final class CanonicalPail {
      * block missing from the store (docs/dag-keyspace.md §3).
      */
     ShardLoader.Loaded load(Cid cid) {
-      ShardLoader.Loaded made = created.get(cid);
-      return made != null ? made : loader.load(cid);
+      Block made = created.get(cid);
+      return made != null ? loader.load(made) : loader.load(cid);
     }
 
     ShardLoader.Loaded encode(List<ShardEntry> entries) {
       ShardLoader.Loaded loaded = loader.encode(Shard.of(entries));
-      created.put(loaded.block().cid(), loaded);
+      created.put(loaded.block().cid(), loaded.block());
       return loaded;
     }
 
@@ -348,12 +353,12 @@ public final class CanonicalPail {
       todo.push(root.block().cid());
       List<Block> blocks = new ArrayList<>();
       while (!todo.isEmpty()) {
-        ShardLoader.Loaded shard = created.remove(todo.pop());
-        if (shard == null) {
+        Block block = created.remove(todo.pop());
+        if (block == null) {
           continue; // already stored, or already saved
         }
-        blocks.add(shard.block());
-        for (ShardEntry e : shard.shard().entries()) {
+        blocks.add(block);
+        for (ShardEntry e : loader.load(block).shard().entries()) {
           if (e.isLink()) {
             todo.push(e.link());
           }

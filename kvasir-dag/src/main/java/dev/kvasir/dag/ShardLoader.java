@@ -43,17 +43,30 @@ final class ShardLoader {
   }
 
   Loaded load(Cid cid) {
-    synchronized (cache) {
-      Loaded hit = cache.get(cid);
-      if (hit != null) {
-        return hit;
-      }
+    Loaded hit = cached(cid);
+    if (hit != null) {
+      return hit;
     }
     if (cid.codec() != Cid.DAG_CBOR) {
       throw new CorruptBlockException(cid, "not a pail shard: codec 0x"
           + Long.toHexString(cid.codec()) + " is not dag-cbor (0x71)");
     }
-    Block block = store.require(cid);
+    return decode(store.require(cid));
+  }
+
+  /** The shard of a block at hand: one made and not yet stored. */
+  Loaded load(Block block) {
+    Loaded hit = cached(block.cid());
+    return hit != null ? hit : decode(block);
+  }
+
+  private Loaded cached(Cid cid) {
+    synchronized (cache) {
+      return cache.get(cid);
+    }
+  }
+
+  private Loaded decode(Block block) {
     Loaded loaded = new Loaded(block, Shard.decode(block));
     remember(loaded);
     return loaded;
