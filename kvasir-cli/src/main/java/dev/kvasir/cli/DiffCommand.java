@@ -6,7 +6,6 @@ import dev.kvasir.dag.engine.DagLocation;
 import dev.kvasir.dag.engine.KeyspaceDiff;
 import dev.kvasir.spi.StoredEntry;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,6 +23,9 @@ import picocli.CommandLine.Spec;
         "  kvasir diff --db dag:./backup --from 2026-11-23T10:00:00Z --to 2026-11-23T11:00:00Z",
         "  kvasir diff --db dag:./data --from 00000000000000010000 --json"})
 final class DiffCommand implements Callable<Integer> {
+  /** Lines between two looks at whether the output was closed. */
+  private static final int CHECK_EVERY = 64;
+
   @Spec CommandSpec spec;
 
   @Option(names = "--db", required = true, paramLabel = "dag:DIR",
@@ -43,30 +45,37 @@ final class DiffCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<KeyspaceDiff.Change> changes = KeyspaceDiff.between(DagLocation.directory(db), from,
-        to);
     PrintWriter out = spec.commandLine().getOut();
-    for (KeyspaceDiff.Change c : changes) {
-      KvKey key = KvKey.decode(c.key().bytes());
-      if (json) {
-        ObjectNode line = Render.JSON.createObjectNode();
-        line.set("key", Render.keyJson(key)); // as list --json and export write a key
-        line.put("change", c.before() == null ? "added" : c.after() == null ? "removed"
-            : "changed");
-        line.set("before", state(c.before()));
-        line.set("after", state(c.after()));
-        out.println(Render.text(line));
-      } else {
-        out.println((c.before() == null ? "+ " : c.after() == null ? "- " : "~ ")
-            + KeySyntax.format(key) + "  "
-            + stamp(c.before()) + " -> " + stamp(c.after()));
-      }
-      if (out.checkError()) {
-        return Kvasir.PIPE_CLOSED;
-      }
+    long[] printed = {0};
+    // Printed as the walk finds them: a diff of many keys held them all, and the shards it
+    // read, before its first line, and a reader that went away waited for the end.
+    boolean whole = KeyspaceDiff.between(DagLocation.directory(db), from, to, c -> {
+      print(out, c);
+      // checkError flushes: every line would cost a write to a file.
+      return ++printed[0] % CHECK_EVERY != 0 || !out.checkError();
+    });
+    if (!whole || out.checkError()) {
+      return Kvasir.PIPE_CLOSED;
     }
-    spec.commandLine().getErr().println(changes.size() + " keys differ");
+    spec.commandLine().getErr().println(printed[0] + " keys differ");
     return 0;
+  }
+
+  private void print(PrintWriter out, KeyspaceDiff.Change c) {
+    KvKey key = KvKey.decode(c.key().bytes());
+    if (json) {
+      ObjectNode line = Render.JSON.createObjectNode();
+      line.set("key", Render.keyJson(key)); // as list --json and export write a key
+      line.put("change", c.before() == null ? "added" : c.after() == null ? "removed"
+          : "changed");
+      line.set("before", state(c.before()));
+      line.set("after", state(c.after()));
+      out.println(Render.text(line));
+    } else {
+      out.println((c.before() == null ? "+ " : c.after() == null ? "- " : "~ ")
+          + KeySyntax.format(key) + "  "
+          + stamp(c.before()) + " -> " + stamp(c.after()));
+    }
   }
 
   private static String stamp(StoredEntry e) {

@@ -7,47 +7,70 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
- * Computes {@link Pail#diff}: walks both DAGs side by side and descends only where links
- * differ. Where the two shapes disagree (a link on one side, plain keys on the other) both
- * sides' keys under that prefix are listed and merged. Unlike pail's {@code difference}
- * (E10), every changed key is reported with its real before/after values.
+ * Computes {@link Pail#diff} and {@link Pail#diffKeys}: walks both DAGs side by side and
+ * descends only where links differ. Where the two shapes disagree (a link on one side, plain
+ * keys on the other) both sides' keys under that prefix are listed and merged. Unlike pail's
+ * {@code difference} (E10), every changed key is reported with its real before/after values.
+ * The keys go to a sink as they are found, so that a diff of many keys need not hold them, and
+ * the shard blocks visited are kept only for {@link PailDiff}.
  */
 final class Differ {
   private final ShardLoader loader;
-  private final List<KeyChange> keys = new ArrayList<>();
-  private final Map<Cid, Block> added = new LinkedHashMap<>();
-  private final Map<Cid, Block> removed = new LinkedHashMap<>();
+  /** Takes each changed key, ascending; false stops the walk. */
+  private final Predicate<KeyChange> sink;
+  /** The shards visited on each side, or null when they are not wanted. */
+  private final Map<Cid, Block> added;
+  private final Map<Cid, Block> removed;
+  private boolean stopped;
 
-  Differ(ShardLoader loader) {
+  private Differ(ShardLoader loader, Predicate<KeyChange> sink, boolean keepBlocks) {
     this.loader = loader;
+    this.sink = sink;
+    this.added = keepBlocks ? new LinkedHashMap<>() : null;
+    this.removed = keepBlocks ? new LinkedHashMap<>() : null;
   }
 
-  PailDiff diff(Cid a, Cid b) {
+  /** The keys and the shard blocks that differ. */
+  static PailDiff diff(ShardLoader loader, Cid a, Cid b) {
+    List<KeyChange> keys = new ArrayList<>();
+    Differ differ = new Differ(loader, keys::add, true);
+    differ.walk(a, b);
+    List<Cid> both = new ArrayList<>(differ.added.keySet());
+    both.retainAll(differ.removed.keySet());
+    both.forEach(cid -> {
+      differ.added.remove(cid);
+      differ.removed.remove(cid);
+    });
+    return new PailDiff(keys, new ArrayList<>(differ.added.values()),
+        new ArrayList<>(differ.removed.values()));
+  }
+
+  /** Passes the keys that differ to {@code sink}; returns false if it stopped the walk. */
+  static boolean diffKeys(ShardLoader loader, Cid a, Cid b, Predicate<KeyChange> sink) {
+    Differ differ = new Differ(loader, sink, false);
+    differ.walk(a, b);
+    return !differ.stopped;
+  }
+
+  private void walk(Cid a, Cid b) {
     if (!a.equals(b)) {
       compare("", a, b);
     }
-    List<Cid> both = new ArrayList<>(added.keySet());
-    both.retainAll(removed.keySet());
-    both.forEach(cid -> {
-      added.remove(cid);
-      removed.remove(cid);
-    });
-    return new PailDiff(keys, new ArrayList<>(added.values()),
-        new ArrayList<>(removed.values()));
   }
 
   private void compare(String prefix, Cid a, Cid b) {
     ShardLoader.Loaded la = loader.load(a);
     ShardLoader.Loaded lb = loader.load(b);
-    removed.put(a, la.block());
-    added.put(b, lb.block());
+    visited(removed, a, la.block());
+    visited(added, b, lb.block());
     List<ShardEntry> ea = la.shard().entries();
     List<ShardEntry> eb = lb.shard().entries();
     int i = 0;
     int j = 0;
-    while (i < ea.size() || j < eb.size()) {
+    while (!stopped && (i < ea.size() || j < eb.size())) {
       ShardEntry x = i < ea.size() ? ea.get(i) : null;
       ShardEntry y = j < eb.size() ? eb.get(j) : null;
       String key = x == null ? y.key() : y == null ? x.key()
@@ -88,7 +111,7 @@ final class Differ {
   private void merge(List<PailEntry> a, List<PailEntry> b) {
     int i = 0;
     int j = 0;
-    while (i < a.size() || j < b.size()) {
+    while (!stopped && (i < a.size() || j < b.size())) {
       int c = i == a.size() ? 1 : j == b.size() ? -1 : a.get(i).key().compareTo(b.get(j).key());
       if (c == 0) {
         change(a.get(i).key(), a.get(i++).value(), b.get(j++).value());
@@ -100,7 +123,10 @@ final class Differ {
     }
   }
 
-  /** Every key at and below {@code entries}, in order; the shards visited go to {@code seen}. */
+  /**
+   * Every key at and below {@code entries}, in order; the shards visited go to {@code seen}
+   * (null: nowhere).
+   */
   private List<PailEntry> expand(String prefix, List<ShardEntry> entries, Map<Cid, Block> seen) {
     List<PailEntry> out = new ArrayList<>();
     for (ShardEntry e : entries) {
@@ -110,7 +136,7 @@ final class Differ {
       }
       if (e.isLink()) {
         ShardLoader.Loaded child = loader.load(e.link());
-        seen.put(e.link(), child.block());
+        visited(seen, e.link(), child.block());
         out.addAll(expand(key, child.shard().entries(), seen));
       }
     }
@@ -118,8 +144,14 @@ final class Differ {
   }
 
   private void change(String key, Cid before, Cid after) {
-    if (!Objects.equals(before, after)) {
-      keys.add(new KeyChange(key, before, after));
+    if (!stopped && !Objects.equals(before, after)) {
+      stopped = !sink.test(new KeyChange(key, before, after));
+    }
+  }
+
+  private static void visited(Map<Cid, Block> seen, Cid cid, Block block) {
+    if (seen != null) {
+      seen.put(cid, block);
     }
   }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -163,7 +164,18 @@ public final class Pail {
 
   /** The keys and shard blocks that differ from root {@code a} to root {@code b}. */
   public PailDiff diff(Cid a, Cid b) {
-    return new Differ(loader).diff(a, b);
+    return Differ.diff(loader, a, b);
+  }
+
+  /**
+   * Passes the keys that differ from root {@code a} to root {@code b} to {@code sink},
+   * ascending, as the walk finds them, until it returns false. Unlike {@link #diff} it holds
+   * neither the keys nor the shards it visited.
+   *
+   * @return false if {@code sink} stopped the walk
+   */
+  public boolean diffKeys(Cid a, Cid b, Predicate<KeyChange> sink) {
+    return Differ.diffKeys(loader, a, b, Objects.requireNonNull(sink, "sink"));
   }
 
   /**

@@ -170,10 +170,32 @@ class BackupTest {
       source.set(KvKey.of("new"), 1);
       backup.take(source.engine()).orElseThrow();
     }
-    List<KeyspaceDiff.Change> changes = KeyspaceDiff.between(dir.resolve("bk"), first, null);
+    List<KeyspaceDiff.Change> changes = new ArrayList<>();
+    assertThat(KeyspaceDiff.between(dir.resolve("bk"), first, null, changes::add)).isTrue();
     assertThat(changes).extracting(c -> KvKey.decode(c.key().bytes()).toString()
         + (c.before() == null ? "+" : c.after() == null ? "-" : "~"))
         .containsExactly(KvKey.of("changed") + "~", KvKey.of("gone") + "-",
             KvKey.of("new") + "+");
+  }
+
+  @Test
+  void diff_stopsAtTheFirstChangeItsSinkRefuses() {
+    String first;
+    try (Kv source = Kv.open(":memory:"); Backup backup = Backup.open(dir.resolve("bk"))) {
+      source.set(KvKey.of("a"), 1);
+      first = backup.take(source.engine()).orElseThrow().commit().toString();
+      for (String k : List.of("b", "c", "d")) {
+        source.set(KvKey.of(k), 1);
+      }
+      backup.take(source.engine()).orElseThrow();
+    }
+    List<KeyspaceDiff.Change> seen = new ArrayList<>();
+
+    boolean whole = KeyspaceDiff.between(dir.resolve("bk"), first, null,
+        c -> seen.add(c) && seen.size() < 2);
+
+    assertThat(whole).isFalse();
+    assertThat(seen).extracting(c -> KvKey.decode(c.key().bytes()))
+        .containsExactly(KvKey.of("b"), KvKey.of("c"));
   }
 }
