@@ -98,9 +98,10 @@ public final class CanonicalBuilder {
   }
 
   /**
-   * Closes the groups deeper than {@code depth}, where the last key and {@code next} part (null:
-   * the end), each becoming a member of the group below it; then, if {@code next} shares more
-   * than the group left open, opens the group of the two.
+   * Closes the groups deeper than {@code depth}, the length of the prefix that the last key
+   * shares with {@code next} (null at the end): the last key becomes a member of the deepest,
+   * and each closed group one of the group below it. If {@code next} then shares more with the
+   * last key than the open group's prefix, opens a group for what the two share.
    */
   private void close(int depth, String next) {
     Part closed = new Leaf(lastKey, lastValue);
@@ -167,6 +168,8 @@ public final class CanonicalBuilder {
    */
   private List<Leaf> flatEntries(List<Part> parts, int depth) {
     List<Leaf> flat = new ArrayList<>();
+    long entryBytes = 0;
+    int counted = 0;
     for (Part part : parts) {
       if (part instanceof Leaf leaf) {
         flat.add(leaf);
@@ -178,12 +181,13 @@ public final class CanonicalBuilder {
       } else {
         return null;
       }
-    }
-    long size = Cbor.headSize(flat.size()); // as Shard.sizeOf counts
-    for (Leaf leaf : flat) {
-      size += entrySize(leaf.key(), depth, leaf.value());
-      if (size > maxShardSize) {
-        return null;
+      for (; counted < flat.size(); counted++) {
+        Leaf leaf = flat.get(counted);
+        entryBytes += entrySize(leaf.key(), depth, leaf.value());
+        // The array's head grows with the count, as Shard.sizeOf counts it.
+        if (Cbor.headSize(counted + 1) + entryBytes > maxShardSize) {
+          return null;
+        }
       }
     }
     return flat;
