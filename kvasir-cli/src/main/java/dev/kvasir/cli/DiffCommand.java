@@ -23,9 +23,6 @@ import picocli.CommandLine.Spec;
         "  kvasir diff --db dag:./backup --from 2026-11-23T10:00:00Z --to 2026-11-23T11:00:00Z",
         "  kvasir diff --db dag:./data --from 00000000000000010000 --json"})
 final class DiffCommand implements Callable<Integer> {
-  /** Lines between two looks at whether the output was closed. */
-  private static final int CHECK_EVERY = 64;
-
   @Spec CommandSpec spec;
 
   @Option(names = "--db", required = true, paramLabel = "dag:DIR",
@@ -46,15 +43,16 @@ final class DiffCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    OutputWatch output = new OutputWatch(out);
     long[] printed = {0};
     // Printed as the walk finds them: a diff of many keys held them all, and the shards it
     // read, before its first line, and a reader that went away waited for the end.
     boolean whole = KeyspaceDiff.between(DagLocation.directory(db), from, to, c -> {
       print(out, c);
-      // checkError flushes: every line would cost a write to a file.
-      return ++printed[0] % CHECK_EVERY != 0 || !out.checkError();
+      printed[0]++;
+      return output.wrote();
     });
-    if (!whole || out.checkError()) {
+    if (!whole || output.closed()) {
       return Kvasir.PIPE_CLOSED;
     }
     spec.commandLine().getErr().println(printed[0] + " keys differ");

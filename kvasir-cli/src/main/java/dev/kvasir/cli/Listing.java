@@ -18,20 +18,18 @@ import java.util.function.Function;
  * {@code count}, {@code info}). An entry another program stored in a form no client can read
  * does not stop the walk: it is named on standard error and counted, and the caller exits
  * non-zero at the end. A closed standard output (the reader of a pipe went away, as
- * {@code head} does) stops the walk within {@link #CHECK_EVERY} entries, so the rest of the
- * database is not read.
+ * {@code head} does) stops the walk within {@link OutputWatch#EVERY} entries, so the rest of
+ * the database is not read.
  */
 final class Listing {
-  private final PrintWriter out;
+  private final OutputWatch output;
   private final PrintWriter err;
-  /** How many entries go out between two looks at whether the output was closed. */
-  private static final int CHECK_EVERY = 64;
   private long corrupt;
+  /** Whether a look found the output closed: the walk stops. */
   private boolean outputClosed;
-  private int sinceCheck;
 
   Listing(PrintWriter out, PrintWriter err) {
-    this.out = out;
+    this.output = new OutputWatch(out);
     this.err = err;
   }
 
@@ -55,7 +53,7 @@ final class Listing {
 
   /**
    * Hands one entry on with {@code give}; a value it finds corrupt is skipped, named by {@code
-   * corrupt}. Every {@link #CHECK_EVERY} entries it looks whether the output was closed.
+   * corrupt}. Every {@link OutputWatch#EVERY} entries it looks whether the output was closed.
    *
    * @return false once the output is closed
    */
@@ -67,11 +65,7 @@ final class Listing {
     } catch (KvDecodeException e) {
       skip(corrupt.apply(e.getMessage()));
     }
-    // checkError flushes: every entry would cost a write to a file export.
-    if (++sinceCheck == CHECK_EVERY) {
-      sinceCheck = 0;
-      outputClosed = out.checkError();
-    }
+    outputClosed = !output.wrote();
     return !outputClosed;
   }
 
@@ -124,10 +118,10 @@ final class Listing {
 
   /**
    * Whether the output was closed under the walk, looked at once more now: the walk looks only
-   * every {@link #CHECK_EVERY} entries, and a reader may go away before the last ones.
+   * every {@link OutputWatch#EVERY} entries, and a reader may go away before the last ones.
    */
   boolean outputClosed() {
-    outputClosed = outputClosed || out.checkError();
+    outputClosed = output.closed();
     return outputClosed;
   }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kvasir diff} prints the changed keys as the walk finds them, and a reader that goes
- * away stops it within {@code CHECK_EVERY} lines, with status 141.
+ * away stops it within {@link OutputWatch#EVERY} lines, with status 141.
  */
 class DiffCommandTest {
   private static final int CHANGED = 500;
@@ -68,7 +68,7 @@ class DiffCommandTest {
     };
 
     assertThat(run(closed, new StringWriter())).isEqualTo(Kvasir.PIPE_CLOSED);
-    assertThat(lines[0]).isBetween(1, 64);
+    assertThat(lines[0]).isBetween(1, OutputWatch.EVERY);
   }
 
   private int run(PrintWriter out, StringWriter err) {
