@@ -65,9 +65,12 @@ public final class CanonicalPail {
     return loader.store();
   }
 
-  /** A reader of the same store (get, entries, diff). */
+  /**
+   * A reader of the same store (get, entries, diff), through the same shard cache: one cache per
+   * store, so that a {@code dag:} database's reads and writes share one bound of the heap.
+   */
   public Pail reader() {
-    return Pail.open(loader.store());
+    return new Pail(loader, PailOptions.defaults());
   }
 
   /** Stores the shards of the pail holding exactly {@code entries}; returns its root. */

@@ -42,7 +42,8 @@ public final class Pail {
   private final ShardLoader loader;
   private final PailOptions options;
 
-  private Pail(ShardLoader loader, PailOptions options) {
+  /** A pail reading through {@code loader}, sharing its cache with whoever else uses it. */
+  Pail(ShardLoader loader, PailOptions options) {
     this.loader = loader;
     this.options = options;
   }

@@ -8,31 +8,37 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Loads shards from a blockstore through a small LRU cache of decoded shards (bounded by their
- * encoded bytes). The cache holds blocks only, never a key prefix: identical blocks reachable
- * under different prefixes are one immutable value (unlike pail's decode cache, E1).
+ * Loads shards from a blockstore through a small LRU cache of decoded shards. The cache holds
+ * blocks only, never a key prefix: identical blocks reachable under different prefixes are one
+ * immutable value (unlike pail's decode cache, E1).
  *
- * <p>Its bound is 64 MiB of blocks or a thirty-second of the heap, whichever is less: decoded, a
- * shard takes four to five times its bytes on the heap, so 64 MiB alone was more than a 256 MiB
- * heap held, and a scan of a large pail, such as a restore, filled it.
+ * <p>It is bounded by what it keeps on the heap, at most 256 MiB or a sixteenth of the heap,
+ * whichever is less (docs/dag-engine.md §2). A cached shard keeps its block and its decoded
+ * entries, which take four to five times the block's bytes, so it counts as five times them.
  */
 final class ShardLoader {
   /** A shard and the block it was decoded from (or encoded into). */
   record Loaded(Block block, Shard shard) {}
 
-  private static final long CACHE_BYTES = Math.min(64L << 20,
-      Runtime.getRuntime().maxMemory() / 32);
+  private static final long CACHE_BYTES = Math.min(256L << 20,
+      Runtime.getRuntime().maxMemory() / 16);
+  /** What a cached shard keeps on the heap per byte of its block: the block and its entries. */
+  private static final int HEAP_PER_BLOCK_BYTE = 5;
 
   private final Blockstore store;
   private final long cacheBytes;
   private final LinkedHashMap<Cid, Loaded> cache = new LinkedHashMap<>(64, 0.75f, true);
+  /** What the cached shards keep on the heap, as {@link #HEAP_PER_BLOCK_BYTE} counts it. */
   private long cachedBytes;
 
   ShardLoader(Blockstore store) {
     this(store, CACHE_BYTES);
   }
 
-  /** With a cache of {@code cacheBytes}: 0 keeps nothing, as a test of what relies on it. */
+  /**
+   * With a cache that keeps at most {@code cacheBytes} on the heap: 0 keeps nothing, as a test of
+   * what relies on it.
+   */
   ShardLoader(Blockstore store, long cacheBytes) {
     this.store = store;
     this.cacheBytes = cacheBytes;
@@ -82,14 +88,18 @@ final class ShardLoader {
   private void remember(Loaded loaded) {
     synchronized (cache) {
       if (cache.put(loaded.block().cid(), loaded) == null) {
-        cachedBytes += loaded.block().size();
+        cachedBytes += heapBytes(loaded);
       }
       var it = cache.entrySet().iterator();
       while (cachedBytes > cacheBytes && it.hasNext()) {
         Map.Entry<Cid, Loaded> eldest = it.next();
-        cachedBytes -= eldest.getValue().block().size();
+        cachedBytes -= heapBytes(eldest.getValue());
         it.remove();
       }
     }
+  }
+
+  private static long heapBytes(Loaded loaded) {
+    return (long) loaded.block().size() * HEAP_PER_BLOCK_BYTE;
   }
 }
