@@ -19,14 +19,19 @@ import java.util.TreeMap;
  * A pail root as a transaction sees it: the committed entries with the transaction's own
  * changes on top ({@code null} for a removed key), which {@link #commit} turns into a new root.
  *
- * <p>A view of the empty pail whose puts all come in ascending key order (a load, a restore, a
- * first backup copy) streams them, past {@link #STREAM_AFTER}, into a {@link CanonicalBuilder}
- * instead of the map, which then holds only the path to the last key (docs/dag-engine.md §2,
- * "Large transactions"). Anything else the view is asked first finishes that build and uses its
- * root as the committed one. Not thread-safe: one transaction, one thread.
+ * <p>Changes that all come in ascending key order are not held past {@link #STREAM_AFTER}
+ * (docs/dag-engine.md §2, "Large transactions"). Onto the empty pail, puts (a load, a restore, a
+ * first backup copy) stream into a {@link CanonicalBuilder}, which holds only the path to the
+ * last key; anything else the view is asked first finishes that build and uses its root as the
+ * committed one. Onto any other pail (a backup copy after many changes), each
+ * {@link #STREAM_AFTER} of them are applied to the root and dropped from the map. Not
+ * thread-safe: one transaction, one thread.
  */
 final class PailView {
-  /** Puts held in the map before they stream: an ordinary transaction never streams. */
+  /**
+   * Ascending changes held in the map before they stream or are applied: an ordinary
+   * transaction never has so many (Deno's limit is 1 000 mutations).
+   */
   static final int STREAM_AFTER = 4096;
 
   private final CanonicalPail pail;
@@ -35,6 +40,13 @@ final class PailView {
   private final TreeMap<String, Cid> changes = new TreeMap<>();
   /** Whether every change so far was a put above the ones before, onto the empty pail. */
   private boolean ascending;
+  /**
+   * The key of the last change while every change so far, put or removal, was above the ones
+   * before it (those applied already included); null before the first change or once one was
+   * not.
+   */
+  private String lastOrdered;
+  private boolean ordered = true;
   /** The puts past {@link #STREAM_AFTER}, while they stay ascending; else null. */
   private CanonicalBuilder streamed;
 
@@ -60,12 +72,13 @@ final class PailView {
     if (streamed != null) {
       if (key.compareTo(streamed.lastKey()) > 0) {
         streamed.add(key, value);
+        lastOrdered = key;
         return;
       }
       stopStreaming();
     }
     ascending = ascending && (changes.isEmpty() || key.compareTo(changes.lastKey()) > 0);
-    changes.put(key, value);
+    change(key, value);
     if (ascending && changes.size() > STREAM_AFTER) {
       streamed = pail.builder();
       changes.forEach(streamed::add);
@@ -76,7 +89,24 @@ final class PailView {
   void remove(String key) {
     stopStreaming();
     ascending = false;
-    changes.put(key, null);
+    change(key, null);
+  }
+
+  /**
+   * Records a change. Ascending changes are applied in parts: each part touches the paths of its
+   * own keys, and the parts share only the shards above the key where one ends and the next
+   * begins, so the few shards the next part replaces are all that stays in the file unused.
+   * Changes in any other order could touch the same shards in every part; they wait for the
+   * commit.
+   */
+  private void change(String key, Cid value) {
+    ordered = ordered && (lastOrdered == null || key.compareTo(lastOrdered) > 0);
+    lastOrdered = ordered ? key : null;
+    changes.put(key, value);
+    if (ordered && !ascending && changes.size() >= STREAM_AFTER) {
+      root = pail.apply(root, changes);
+      changes.clear();
+    }
   }
 
   /**
