@@ -9,10 +9,7 @@ import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.StoredEntry;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,8 +18,8 @@ import java.util.Optional;
  * entry blocks and pail shards that changed, and dates it by when it was read, so the backup
  * opened {@code ?at=TIME} is the source as it was at that time.
  *
- * <p>It keeps each backed-up key's version in memory (about 60 bytes per key) to find what
- * changed without reading the backup. One thread at a time.
+ * <p>It keeps each backed-up key's version in memory ({@link KeyVersions}, about 24 bytes for a
+ * key of 12) to find what changed without reading the backup. One thread at a time.
  */
 public final class Backup implements AutoCloseable {
   /**
@@ -41,8 +38,7 @@ public final class Backup implements AutoCloseable {
   private final BlockLog blocks;
   private final DagStorage storage;
   /** The backed-up keys, ascending, and their versions: the last copied state. */
-  private byte[][] keys;
-  private long[] versions;
+  private KeyVersions copied = new KeyVersions();
   private long lastVersion = -1;
 
   private Backup(BlockLog blocks, DagStorage storage) {
@@ -63,20 +59,13 @@ public final class Backup implements AutoCloseable {
   }
 
   private void readHead() {
-    List<byte[]> k = new ArrayList<>();
-    List<Long> v = new ArrayList<>();
     if (blocks.lastCommit() != null) {
       lastVersion = storage.read(snapshot -> {
         Iterator<Storage.Row> rows = snapshot.scan(RawKey.BELOW_ALL, RawKey.ABOVE_ALL, false);
-        rows.forEachRemaining(row -> {
-          k.add(row.key().bytes());
-          v.add(row.version());
-        });
+        rows.forEachRemaining(row -> copied.add(row.key().bytes(), row.version()));
         return snapshot.version();
       });
     }
-    keys = k.toArray(new byte[0][]);
-    versions = v.stream().mapToLong(Long::longValue).toArray();
   }
 
   /** Copies the source's state if its version moved since the last copy (a cheap look). */
@@ -109,10 +98,9 @@ public final class Backup implements AutoCloseable {
     if (changes.count == 0 && changes.version == lastVersion) {
       return Optional.empty();
     }
-    keys = changes.keys.toArray(new byte[0][]);
-    versions = Arrays.copyOf(changes.versions, changes.size);
+    copied = changes.kept;
     lastVersion = changes.version;
-    return Optional.of(new Snapshot(lastVersion, keys.length, changes.count,
+    return Optional.of(new Snapshot(lastVersion, copied.count(), changes.count,
         blocks.committedBytes() - before, storage.headCid(), storage.head().time()));
   }
 
@@ -131,7 +119,8 @@ public final class Backup implements AutoCloseable {
   public Optional<Snapshot> last() {
     Cid head = blocks.lastCommit();
     return head == null ? Optional.empty()
-        : Optional.of(new Snapshot(lastVersion, keys.length, 0, 0, head, storage.head().time()));
+        : Optional.of(new Snapshot(lastVersion, copied.count(), 0, 0, head,
+            storage.head().time()));
   }
 
   /** The commit the backup ends at, or null before its first copy. */
@@ -152,13 +141,12 @@ public final class Backup implements AutoCloseable {
    */
   private final class Changes {
     private final Storage.Transaction tx;
-    final List<byte[]> keys = new ArrayList<>();
-    long[] versions = new long[Math.max(16, Backup.this.versions.length)];
-    int size;
+    /** The new state's keys and versions. */
+    final KeyVersions kept = new KeyVersions();
     /** Entries written or removed. */
     long count;
     long version;
-    private int old; // the next key of the last copy to compare
+    private final KeyVersions.Cursor old = copied.cursor(); // at the last copy's next key
 
     Changes(Storage.Transaction tx) {
       this.tx = tx;
@@ -167,40 +155,32 @@ public final class Backup implements AutoCloseable {
     void accept(StoredEntry e) {
       byte[] key = e.key().bytes();
       int c = 1;
-      while (old < Backup.this.keys.length
-          && (c = Arrays.compareUnsigned(Backup.this.keys[old], key)) < 0) {
-        remove(Backup.this.keys[old++]);
+      while (!old.atEnd() && (c = old.compareTo(key)) < 0) {
+        removeOld();
       }
       long entryVersion = e.versionstamp().version();
-      boolean same = old < Backup.this.keys.length && c == 0;
-      if (!same || Backup.this.versions[old] != entryVersion) {
+      boolean same = !old.atEnd() && c == 0;
+      if (!same || old.version() != entryVersion) {
         tx.put(new Storage.Row(e.key(), e.value(), Restore.version(e), e.expireAtMs()));
         count++;
       }
       if (same) {
-        old++;
+        old.advance();
       }
-      add(key, entryVersion);
+      kept.add(key, entryVersion);
     }
 
     void finish(long sourceVersion) {
-      while (old < Backup.this.keys.length) {
-        remove(Backup.this.keys[old++]);
+      while (!old.atEnd()) {
+        removeOld();
       }
       version = sourceVersion;
     }
 
-    private void remove(byte[] key) {
-      tx.delete(RawKey.wrap(key));
+    private void removeOld() {
+      tx.delete(RawKey.wrap(old.key()));
+      old.advance();
       count++;
-    }
-
-    private void add(byte[] key, long entryVersion) {
-      if (size == versions.length) {
-        versions = Arrays.copyOf(versions, size * 2);
-      }
-      keys.add(key);
-      versions[size++] = entryVersion;
     }
   }
 }
