@@ -24,12 +24,14 @@ import java.util.TreeMap;
  * first backup copy) stream into a {@link CanonicalBuilder}, which holds only the path to the
  * last key; anything else the view is asked first finishes that build and uses its root as the
  * committed one. Onto any other pail (a backup copy after many changes), each
- * {@link #STREAM_AFTER} of them are applied to the root and dropped from the map. Not
+ * {@link #STREAM_AFTER} of them are applied to the root and dropped from the map. Puts onto the
+ * empty pail in no order (a restore's expiry index) are packed into {@link UnsortedPuts} past
+ * {@link #STREAM_AFTER} while nothing is read, and sorted into a build at the commit. Not
  * thread-safe: one transaction, one thread.
  */
 final class PailView {
   /**
-   * Ascending changes held in the map before they stream or are applied: an ordinary
+   * Changes held in the map before they stream, are applied or are packed: an ordinary
    * transaction never has so many (Deno's limit is 1 000 mutations).
    */
   static final int STREAM_AFTER = 4096;
@@ -49,15 +51,24 @@ final class PailView {
   private boolean ordered = true;
   /** The puts past {@link #STREAM_AFTER}, while they stay ascending; else null. */
   private CanonicalBuilder streamed;
+  /**
+   * Whether every change so far was a put onto the empty pail, with nothing read: then the puts
+   * that do not stream are packed past {@link #STREAM_AFTER} and sorted at the commit.
+   */
+  private boolean onlyPuts;
+  /** The puts past {@link #STREAM_AFTER}, in no order, while {@link #onlyPuts}; else null. */
+  private UnsortedPuts unsorted;
 
   PailView(CanonicalPail pail, Pail reader, Cid root) {
     this.pail = pail;
     this.reader = reader;
     this.root = root;
     this.ascending = root.equals(Pail.EMPTY_ROOT);
+    this.onlyPuts = ascending;
   }
 
   Cid get(String key) {
+    sortPuts();
     if (streamed != null) {
       int c = key.compareTo(streamed.lastKey());
       if (c >= 0) {
@@ -77,16 +88,32 @@ final class PailView {
       }
       stopStreaming();
     }
+    if (unsorted != null) {
+      if (UnsortedPuts.holds(key)) {
+        unsorted.add(key, value);
+        return;
+      }
+      sortPuts();
+    }
     ascending = ascending && (changes.isEmpty() || key.compareTo(changes.lastKey()) > 0);
     change(key, value);
     if (ascending && changes.size() > STREAM_AFTER) {
       streamed = pail.builder();
       changes.forEach(streamed::add);
       changes.clear();
+    } else if (onlyPuts && changes.size() > STREAM_AFTER) {
+      onlyPuts = changes.keySet().stream().allMatch(UnsortedPuts::holds);
+      if (onlyPuts) {
+        unsorted = new UnsortedPuts();
+        changes.forEach(unsorted::add);
+        changes.clear();
+      }
     }
   }
 
   void remove(String key) {
+    sortPuts();
+    onlyPuts = false;
     stopStreaming();
     ascending = false;
     change(key, null);
@@ -117,12 +144,26 @@ final class PailView {
     if (streamed != null) {
       root = streamed.finish();
       streamed = null;
+      onlyPuts = false; // the root holds them now
     }
     ascending = false;
   }
 
+  /**
+   * Moves the unsorted puts, if any, into the map, where they can be read: only a load that never
+   * reads what it put before its commit keeps them packed.
+   */
+  private void sortPuts() {
+    if (unsorted != null) {
+      unsorted.forEachSorted(changes::put);
+      unsorted = null;
+    }
+    onlyPuts = false;
+  }
+
   /** The entries with keys in {@code [from, to)} ({@code to} null: no end), in key order. */
   Iterator<PailEntry> range(String from, String to, boolean reverse) {
+    sortPuts();
     stopStreaming();
     EntriesQuery query = EntriesQuery.all().gte(from);
     if (to != null) {
@@ -135,6 +176,7 @@ final class PailView {
 
   /** The entries whose keys start with {@code prefix}, in key order. */
   Iterator<PailEntry> prefixed(String prefix) {
+    sortPuts();
     stopStreaming();
     TreeMap<String, Cid> mine = new TreeMap<>();
     for (Map.Entry<String, Cid> e : changes.tailMap(prefix, true).entrySet()) {
@@ -160,10 +202,20 @@ final class PailView {
     return all.iterator();
   }
 
+  /** How many puts are packed, waiting to be sorted: for tests. */
+  int packedPuts() {
+    return unsorted == null ? 0 : unsorted.size();
+  }
+
   /** The new root: the committed one with the changes applied. */
   Cid commit() {
     if (streamed != null) {
       return streamed.finish(); // the map is empty while the puts stream
+    }
+    if (unsorted != null) { // so is it while they are packed, onto the empty pail
+      CanonicalBuilder sorted = pail.builder();
+      unsorted.forEachSorted(sorted::add);
+      return sorted.finish();
     }
     return changes.isEmpty() ? root : pail.apply(root, changes);
   }

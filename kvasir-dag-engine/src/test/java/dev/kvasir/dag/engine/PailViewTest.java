@@ -10,16 +10,17 @@ import dev.kvasir.dag.store.MemoryBlockstore;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A view of the empty pail streams ascending puts into a build, and a view of any other pail
- * applies ascending changes in parts (docs/dag-engine.md §2, "Large transactions"); whatever it
- * is asked, it answers as the map of changes would, and commits the root that applying them
- * gives.
+ * A view of the empty pail streams ascending puts into a build and packs puts in any other order,
+ * and a view of any other pail applies ascending changes in parts (docs/dag-engine.md §2, "Large
+ * transactions"); whatever it is asked, it answers as the map of changes would, and commits the
+ * root that applying them gives.
  */
 class PailViewTest {
   private final MemoryBlockstore store = new MemoryBlockstore();
@@ -150,6 +151,55 @@ class PailViewTest {
     }
     assertThat(store.size()).isEqualTo(stored);
     assertThat(view.commit()).isEqualTo(pail.apply(base, changes));
+  }
+
+  /** Puts onto the empty pail in no order, some keys put twice, as a restore's expiry index. */
+  private PailView viewWithUnorderedPuts(int count) {
+    PailView view = new PailView(pail, pail.reader(), empty);
+    Random random = new Random(11);
+    for (int i = 0; i < count; i++) {
+      int k = random.nextInt(count);
+      view.put(key(k), value(i));
+      model.put(key(k), value(i));
+    }
+    return view;
+  }
+
+  @Test
+  void unorderedPutsOnTheEmptyPail_arePacked_andCommitTheRootOfApplyingThem() {
+    PailView view = viewWithUnorderedPuts(3 * PailView.STREAM_AFTER);
+
+    assertThat(view.packedPuts()).isGreaterThan(PailView.STREAM_AFTER);
+    assertThat(view.commit()).isEqualTo(expectedRoot());
+  }
+
+  /** Each way of leaving the packed puts: they go into the map, and the view goes on as one. */
+  @ParameterizedTest
+  @ValueSource(strings = {"get", "remove", "range", "prefixed", "a key not Latin-1"})
+  void anythingButAnotherPut_sortsThePackedPuts_andTheViewGoesOnAsAMap(String step) {
+    PailView view = viewWithUnorderedPuts(PailView.STREAM_AFTER + 1000);
+    String some = model.firstKey();
+    switch (step) {
+      case "get" -> assertThat(view.get(some)).isEqualTo(model.get(some));
+      case "remove" -> {
+        view.remove(some);
+        model.remove(some);
+      }
+      case "range" -> assertThat(keys(view.range(key(0), key(5_000), false)))
+          .containsExactlyElementsOf(model.headMap(key(5_000)).keySet());
+      case "prefixed" -> assertThat(keys(view.prefixed("02"))).hasSize(model.size());
+      default -> {
+        view.put("02\u00e9\u4e2d", value(-3));
+        model.put("02\u00e9\u4e2d", value(-3));
+      }
+    }
+    assertThat(view.packedPuts()).isZero();
+    view.put(key(1), value(-4)); // not packed again
+    model.put(key(1), value(-4));
+
+    assertThat(view.packedPuts()).isZero();
+    assertThat(view.get(some)).isEqualTo(model.get(some));
+    assertThat(view.commit()).isEqualTo(expectedRoot());
   }
 
   private static List<String> keys(Iterator<PailEntry> entries) {
