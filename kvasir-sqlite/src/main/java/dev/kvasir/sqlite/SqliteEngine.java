@@ -463,11 +463,12 @@ public final class SqliteEngine implements KvEngine {
   public void load(Iterable<StoredEntry> entries) {
     ensureOpen();
     ensureWritable();
-    long earliest = writer.execute(tx -> {
+    writer.execute(tx -> {
       Restore.load(tx, entries);
-      return earliestExpiry(tx);
+      return null;
     });
-    timer.sweepAtOrBefore(earliest);
+    // Asked after the commit: inside it the last puts may still wait in Tx's buffer, unseen.
+    timer.sweepAtOrBefore(read(SqliteEngine::earliestExpiry));
   }
 
   /** Runs a read in one transaction: on a reader connection, or the writer's in memory. */

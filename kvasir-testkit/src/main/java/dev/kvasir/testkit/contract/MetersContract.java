@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kvasir.EnqueueOptions;
+import dev.kvasir.base.Versionstamp;
+import dev.kvasir.spi.StoredEntry;
 import dev.kvasir.testkit.RecordingMeterSink;
+import dev.kvasir.value.EncodedValue;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +43,21 @@ public abstract class MetersContract extends ContractBase {
     assertThat(await(() -> sink.count("kvasir.engine.swept.entries"), 1)).isEqualTo(1);
     assertThat(sink.count("kvasir.engine.sweeps{outcome=done}")).isPositive();
     assertThat(sink.count("kvasir.engine.sweeps{outcome=failed}")).isZero();
+  }
+
+  /**
+   * A load schedules the sweep of what it stored, as a commit does: left to the sweep every
+   * {@link dev.kvasir.engine.Expiry#SWEEP_AT_LEAST_EVERY_MS}, it would come after the wait.
+   */
+  @Test
+  void anEntryLoadedWithAnExpiry_isSweptWhenItExpires() throws Exception {
+    requireEngineMeters();
+    assumeTrue(subject().copiesEntries(), "the engine cannot load entries");
+    kv.bindMeters(sink);
+    engine.load(List.of(new StoredEntry(key("short").raw(), EncodedValue.of("lived"),
+        Versionstamp.ofVersion(7), System.currentTimeMillis() + 300)));
+    assertThat(await(() -> sink.count("kvasir.engine.swept.entries"), 1)).isEqualTo(1);
+    assertThat(kv.get(key("short")).exists()).isFalse();
   }
 
   @Test
