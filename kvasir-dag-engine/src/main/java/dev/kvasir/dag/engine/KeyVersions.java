@@ -1,8 +1,6 @@
 package dev.kvasir.dag.engine;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Keys with a version each, added in ascending key order and read back in that order: what a
@@ -11,11 +9,7 @@ import java.util.List;
  * array per key and a list of them took about 60.
  */
 final class KeyVersions {
-  private static final int FIRST_PAGE = 4 << 10;
-  private static final int LAST_PAGE = 1 << 20;
-
-  private final List<byte[]> pages = new ArrayList<>();
-  private int fill; // bytes used in the last page
+  private final PackedPages pages = new PackedPages();
   private long count;
 
   long count() {
@@ -24,26 +18,13 @@ final class KeyVersions {
 
   /** Adds a key above every key added before it. */
   void add(byte[] key, long version) {
-    int size = 4 + key.length + 8;
-    if (pages.isEmpty() || fill + size > last().length) {
-      int next = FIRST_PAGE;
-      if (!pages.isEmpty()) {
-        next = Math.min(LAST_PAGE, 2 * last().length);
-        pages.set(pages.size() - 1, Arrays.copyOf(last(), fill)); // a full page ends its keys
-      }
-      pages.add(new byte[Math.max(next, size)]);
-      fill = 0;
-    }
-    byte[] page = last();
-    putInt(page, fill, key.length);
-    System.arraycopy(key, 0, page, fill + 4, key.length);
-    putLong(page, fill + 4 + key.length, version);
-    fill += size;
+    long position = pages.reserve(4 + key.length + 8);
+    byte[] page = pages.page(position);
+    int at = PackedPages.offset(position);
+    PackedPages.putInt(page, at, key.length);
+    System.arraycopy(key, 0, page, at + 4, key.length);
+    putLong(page, at + 4 + key.length, version);
     count++;
-  }
-
-  private byte[] last() {
-    return pages.get(pages.size() - 1);
   }
 
   Cursor cursor() {
@@ -52,58 +33,45 @@ final class KeyVersions {
 
   /** Reads the keys in order: the methods but {@link #advance} look at the current one. */
   final class Cursor {
-    private int page;
-    private int at;
+    private long position;
 
     boolean atEnd() {
-      return page == pages.size() || page == pages.size() - 1 && at == fill;
+      return pages.atEnd(position);
     }
 
     /** How the key at the cursor orders against {@code key}, bytes unsigned. */
     int compareTo(byte[] key) {
-      byte[] p = pages.get(page);
-      int length = getInt(p, at);
-      return Arrays.compareUnsigned(p, at + 4, at + 4 + length, key, 0, key.length);
+      byte[] p = pages.page(position);
+      int at = PackedPages.offset(position) + 4;
+      return Arrays.compareUnsigned(p, at, at + PackedPages.getInt(p, at - 4), key, 0,
+          key.length);
     }
 
     byte[] key() {
-      byte[] p = pages.get(page);
-      return Arrays.copyOfRange(p, at + 4, at + 4 + getInt(p, at));
+      byte[] p = pages.page(position);
+      int at = PackedPages.offset(position);
+      return Arrays.copyOfRange(p, at + 4, at + 4 + PackedPages.getInt(p, at));
     }
 
     long version() {
-      byte[] p = pages.get(page);
-      return getLong(p, at + 4 + getInt(p, at));
+      byte[] p = pages.page(position);
+      int at = PackedPages.offset(position);
+      return getLong(p, at + 4 + PackedPages.getInt(p, at));
     }
 
     void advance() {
-      byte[] p = pages.get(page);
-      at += 4 + getInt(p, at) + 8;
-      if (at == p.length && page < pages.size() - 1) {
-        page++;
-        at = 0;
-      }
+      byte[] p = pages.page(position);
+      position = pages.after(position, 4 + PackedPages.getInt(p, PackedPages.offset(position))
+          + 8);
     }
   }
 
-  private static void putInt(byte[] b, int at, int v) {
-    b[at] = (byte) (v >>> 24);
-    b[at + 1] = (byte) (v >>> 16);
-    b[at + 2] = (byte) (v >>> 8);
-    b[at + 3] = (byte) v;
-  }
-
-  private static int getInt(byte[] b, int at) {
-    return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8
-        | (b[at + 3] & 0xff);
-  }
-
   private static void putLong(byte[] b, int at, long v) {
-    putInt(b, at, (int) (v >>> 32));
-    putInt(b, at + 4, (int) v);
+    PackedPages.putInt(b, at, (int) (v >>> 32));
+    PackedPages.putInt(b, at + 4, (int) v);
   }
 
   private static long getLong(byte[] b, int at) {
-    return (long) getInt(b, at) << 32 | (getInt(b, at + 4) & 0xffffffffL);
+    return (long) PackedPages.getInt(b, at) << 32 | (PackedPages.getInt(b, at + 4) & 0xffffffffL);
   }
 }

@@ -2,9 +2,7 @@ package dev.kvasir.dag.engine;
 
 import dev.kvasir.dag.cid.Cid;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -19,13 +17,8 @@ import java.util.function.BiConsumer;
  * are hex behind an ASCII prefix.
  */
 final class UnsortedPuts {
-  private static final int PAGE_BITS = 20;
-  private static final int FIRST_PAGE = 4 << 10;
-  private static final int LAST_PAGE = 1 << PAGE_BITS;
-
-  private final List<byte[]> pages = new ArrayList<>();
-  private int fill; // bytes used in the last page
-  /** Per put, in the order added: its page's number and where in the page it starts. */
+  private final PackedPages pages = new PackedPages();
+  /** Per put, in the order added: where in {@link #pages} it starts. */
   private long[] positions = new long[1024];
   private int count;
 
@@ -46,32 +39,20 @@ final class UnsortedPuts {
   /** Adds a put; a later put of the same key wins. The key must be one {@link #holds} takes. */
   void add(String key, Cid value) {
     byte[] cid = value.bytes();
-    int size = 4 + key.length() + 1 + cid.length;
-    if (pages.isEmpty() || fill + size > last().length) {
-      int next = pages.isEmpty() ? FIRST_PAGE : Math.min(LAST_PAGE, 2 * last().length);
-      pages.add(new byte[Math.max(next, size)]);
-      fill = 0;
-    }
+    long position = pages.reserve(4 + key.length() + 1 + cid.length);
     if (count == positions.length) {
       positions = Arrays.copyOf(positions, 2 * count);
     }
-    positions[count++] = (long) (pages.size() - 1) << PAGE_BITS | fill;
-    byte[] page = last();
-    int at = fill;
-    page[at++] = (byte) (key.length() >>> 24);
-    page[at++] = (byte) (key.length() >>> 16);
-    page[at++] = (byte) (key.length() >>> 8);
-    page[at++] = (byte) key.length();
+    positions[count++] = position;
+    byte[] page = pages.page(position);
+    int at = PackedPages.offset(position);
+    PackedPages.putInt(page, at, key.length());
+    at += 4;
     for (int i = 0; i < key.length(); i++) {
       page[at++] = (byte) key.charAt(i); // one byte a character: holds() checked them
     }
     page[at++] = (byte) cid.length; // a CID has at most 151 bytes
     System.arraycopy(cid, 0, page, at, cid.length);
-    fill += size;
-  }
-
-  private byte[] last() {
-    return pages.get(pages.size() - 1);
   }
 
   /** Passes each key once, with the value it was put last, in ascending key order. */
@@ -129,15 +110,14 @@ final class UnsortedPuts {
   }
 
   private byte[] page(int put) {
-    return pages.get((int) (positions[put] >>> PAGE_BITS));
+    return pages.page(positions[put]);
   }
 
   private int offset(int put) {
-    return (int) (positions[put] & (LAST_PAGE - 1));
+    return PackedPages.offset(positions[put]);
   }
 
   private static int length(byte[] page, int at) {
-    return (page[at] & 0xff) << 24 | (page[at + 1] & 0xff) << 16 | (page[at + 2] & 0xff) << 8
-        | (page[at + 3] & 0xff);
+    return PackedPages.getInt(page, at);
   }
 }

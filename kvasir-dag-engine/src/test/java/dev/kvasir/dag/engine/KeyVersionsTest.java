@@ -44,4 +44,27 @@ class KeyVersionsTest {
     }
     assertThat(cursor.atEnd()).isTrue();
   }
+
+  /** A key larger than the largest page fills a page of its own, last or not. */
+  @Test
+  void keysLargerThanAPage_readBack() {
+    byte[] small = {1};
+    byte[] large = new byte[3 << 20];
+    large[0] = 2;
+    byte[] last = new byte[2 << 20];
+    last[0] = 3;
+    KeyVersions keys = new KeyVersions();
+    keys.add(small, 1);
+    keys.add(large, 2);
+    keys.add(last, 3);
+
+    KeyVersions.Cursor cursor = keys.cursor();
+    for (byte[] key : new byte[][] {small, large, last}) {
+      assertThat(cursor.atEnd()).isFalse();
+      assertThat(cursor.compareTo(key)).isZero();
+      assertThat(cursor.version()).isEqualTo(key[0]);
+      cursor.advance();
+    }
+    assertThat(cursor.atEnd()).isTrue();
+  }
 }
