@@ -1,34 +1,23 @@
 package dev.kvasir.dag.engine;
 
-import dev.kvasir.dag.cid.Cid;
 import java.util.Arrays;
 
 /**
- * Where each block of a log is, by CID, in about 80 bytes a block (docs/dag-engine.md §2): the
- * CIDs' bytes packed into pages (4 KiB, then each twice the last, up to 1 MiB), the locations in
- * arrays, and an open-addressing table of entry numbers. A {@code HashMap<Cid, Location>} took
- * about 170 bytes a block (the map's entry, the CID object and its array, the location object),
- * and a log holds a block for every entry and shard of every state, so a database of a million
- * entries took 180 MB of index alone, and a replication held two. Not thread-safe; entries are
- * removed only from the end.
+ * Where each block of a log is, in 24 to 48 bytes a block (docs/dag-engine.md §2): per block,
+ * where its section's CID starts in the file, the length of CID and bytes together, and the
+ * CID's hash, in arrays; and an open-addressing table of entry numbers by hash. It holds no CID:
+ * the file has each one at the start of its section, so a lookup yields the entries whose hash
+ * matches and the log reads their CIDs to tell which one it is. Holding the CIDs took about 80
+ * bytes a block, and a {@code HashMap<Cid, Location>} before that about 170. Not thread-safe;
+ * entries are removed only from the end.
  */
 final class BlockIndex {
-  /** Where a block's bytes are in the file. */
-  record Location(long offset, int length) {}
+  private static final int[] NONE = new int[0];
 
-  private static final int PAGE_BITS = 20;
-  private static final int PAGE = 1 << PAGE_BITS;
-  private static final int FIRST_PAGE_BITS = 12;
-
-  /** Each CID as its length (one byte: a CID has at most 151) followed by its bytes. */
-  private byte[][] pages = new byte[1][];
-  private int pageCount;
-  private int pageFill;
-  /** Per entry, in the order added: where its CID starts, its hash, its block's location. */
-  private long[] cidAt = new long[16];
-  private int[] hashes = new int[16];
+  /** Per entry, in the order added. */
   private long[] offsets = new long[16];
   private int[] lengths = new int[16];
+  private int[] hashes = new int[16];
   private int size;
   /** Entry number + 1 at the slot its hash leads to (or the next free one); 0 is empty. */
   private int[] slots = new int[32];
@@ -46,11 +35,6 @@ final class BlockIndex {
     if (count >= size) {
       return;
     }
-    long from = cidAt[count]; // the pages from there on held only the forgotten CIDs
-    int page = (int) (from >>> PAGE_BITS);
-    Arrays.fill(pages, page + 1, pageCount, null);
-    pageCount = page + 1;
-    pageFill = (int) (from & (PAGE - 1));
     size = count;
     Arrays.fill(slots, 0);
     for (int e = 0; e < size; e++) {
@@ -58,34 +42,20 @@ final class BlockIndex {
     }
   }
 
-  /** Where the block {@code cid} is, or null if this index has no such block. */
-  Location get(Cid cid) {
-    int e = find(cid.bytes(), cid.hashCode());
-    return e < 0 ? null : new Location(offsets[e], lengths[e]);
-  }
-
-  boolean contains(Cid cid) {
-    return find(cid.bytes(), cid.hashCode()) >= 0;
-  }
-
-  /** Adds the block {@code cid} at {@code at}, unless the index has it already. */
-  void put(Cid cid, Location at) {
-    byte[] bytes = cid.bytes();
-    int hash = cid.hashCode();
-    if (find(bytes, hash) >= 0) {
-      return;
-    }
-    if (size == cidAt.length) {
+  /**
+   * Adds a block whose CID has the hash {@code hash} and whose section, from its CID on, is the
+   * {@code length} bytes at {@code offset}. The caller has made sure the index lacks it.
+   */
+  void add(int hash, long offset, int length) {
+    if (size == offsets.length) {
       int grown = size * 2;
-      cidAt = Arrays.copyOf(cidAt, grown);
-      hashes = Arrays.copyOf(hashes, grown);
       offsets = Arrays.copyOf(offsets, grown);
       lengths = Arrays.copyOf(lengths, grown);
+      hashes = Arrays.copyOf(hashes, grown);
     }
-    cidAt[size] = store(bytes);
+    offsets[size] = offset;
+    lengths[size] = length;
     hashes[size] = hash;
-    offsets[size] = at.offset();
-    lengths[size] = at.length();
     size++;
     if (size * 2 > slots.length) {
       slots = new int[slots.length * 2];
@@ -97,43 +67,36 @@ final class BlockIndex {
     }
   }
 
-  /** Copies a CID into the pages; returns where it starts. */
-  private long store(byte[] cid) {
-    int length = cid.length;
-    if (length > 255) {
-      throw new IllegalArgumentException("a CID of " + length + " bytes"); // at most 151
-    }
-    if (pageCount == 0 || pageFill + 1 + length > pages[pageCount - 1].length) {
-      if (pageCount == pages.length) {
-        pages = Arrays.copyOf(pages, pageCount * 2);
-      }
-      pages[pageCount] = new byte[1 << Math.min(PAGE_BITS, FIRST_PAGE_BITS + pageCount)];
-      pageCount++;
-      pageFill = 0;
-    }
-    byte[] page = pages[pageCount - 1];
-    long at = ((long) (pageCount - 1) << PAGE_BITS) | pageFill;
-    page[pageFill] = (byte) length;
-    System.arraycopy(cid, 0, page, pageFill + 1, length);
-    pageFill += 1 + length;
-    return at;
-  }
-
-  /** The entry number of the CID whose bytes are {@code cid}, or −1. */
-  private int find(byte[] cid, int hash) {
+  /**
+   * The entries whose CID has the hash {@code hash}, in the order a lookup meets them: usually
+   * none or one, more only when different CIDs share a hash.
+   */
+  int[] candidates(int hash) {
     int mask = slots.length - 1;
+    int[] found = null;
+    int count = 0;
     for (int i = spread(hash) & mask; slots[i] != 0; i = (i + 1) & mask) {
       int e = slots[i] - 1;
       if (hashes[e] == hash) {
-        byte[] page = pages[(int) (cidAt[e] >>> PAGE_BITS)];
-        int at = (int) (cidAt[e] & (PAGE - 1));
-        if ((page[at] & 0xff) == cid.length
-            && Arrays.equals(page, at + 1, at + 1 + cid.length, cid, 0, cid.length)) {
-          return e;
+        if (found == null) {
+          found = new int[1];
+        } else if (count == found.length) {
+          found = Arrays.copyOf(found, count * 2);
         }
+        found[count++] = e;
       }
     }
-    return -1;
+    return found == null ? NONE : count == found.length ? found : Arrays.copyOf(found, count);
+  }
+
+  /** Where entry {@code e}'s section starts, at its CID. */
+  long offset(int e) {
+    return offsets[e];
+  }
+
+  /** The bytes of entry {@code e}'s CID and block together. */
+  int length(int e) {
+    return lengths[e];
   }
 
   private int freeSlot(int hash) {

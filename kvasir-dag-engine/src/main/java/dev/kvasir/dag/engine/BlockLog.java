@@ -4,7 +4,6 @@ import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.dag.cid.Cid;
-import dev.kvasir.dag.engine.BlockIndex.Location;
 import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.CorruptBlockException;
@@ -27,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +60,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
   static final int SPILL_BYTES = 8 << 20;
   /** The buffer through which sections are written: a commit of more takes several writes. */
   private static final int WRITE_CHUNK = 1 << 20;
+  /** The buffer through which opening reads the sections' heads and CIDs. */
+  private static final int SCAN_WINDOW = 1 << 20;
 
   private final Path file;
   /** The file as opened, to refuse commits once its path no longer names it. */
@@ -77,6 +79,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
    * commit. Only committed roots lead a read to a block, so those are never asked for.
    */
   private final BlockIndex index = new BlockIndex();
+  /** The hash the index files a CID under: {@link Cid#hashCode}, or one tests make collide. */
+  private final ToIntFunction<Cid> hashOf;
   private int committedBlocks;
   private final List<Cid> commits = new ArrayList<>();
   private final Map<Cid, Block> staged = new LinkedHashMap<>();
@@ -87,8 +91,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
   /** Whether bytes of a discarded transaction may still follow {@link #end}. */
   private boolean dirtyTail;
 
-  private BlockLog(Path file, FileChannel channel, WriterLock lock) {
+  private BlockLog(Path file, FileChannel channel, WriterLock lock, ToIntFunction<Cid> hashOf) {
     this.file = file;
+    this.hashOf = hashOf;
     this.opened = OpenedFile.at(file);
     this.channel = channel;
     this.lock = lock;
@@ -97,13 +102,21 @@ final class BlockLog implements Blockstore, AutoCloseable {
 
   /** Opens (creating unless {@code readOnly}) the log in {@code dir}. */
   static BlockLog open(Path dir, boolean readOnly) {
+    return open(dir, readOnly, Cid::hashCode);
+  }
+
+  /**
+   * Opens the log with the index filing CIDs under {@code hashOf}, so that a test can make
+   * different CIDs share a hash.
+   */
+  static BlockLog open(Path dir, boolean readOnly, ToIntFunction<Cid> hashOf) {
     Path file = dir.resolve(FILE_NAME);
     try {
       if (readOnly) {
         if (!Files.exists(file)) {
           throw new KvException("no KV/DAG database at " + dir + " (no " + FILE_NAME + ")");
         }
-        return load(file, FileChannel.open(file, StandardOpenOption.READ), null);
+        return load(file, FileChannel.open(file, StandardOpenOption.READ), null, hashOf);
       }
       Files.createDirectories(dir);
       // One writer per log: a second would append over the first's end. Readers take no
@@ -117,7 +130,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
           channel.write(ByteBuffer.wrap(MAGIC), 0);
           channel.force(true);
         }
-        return load(file, channel, lock);
+        return load(file, channel, lock, hashOf);
       } catch (IOException | RuntimeException e) {
         lock.close();
         throw e;
@@ -142,9 +155,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
         : f.getFile() + ": " + reason;
   }
 
-  private static BlockLog load(Path file, FileChannel channel, WriterLock lock)
-      throws IOException {
-    BlockLog blockLog = new BlockLog(file, channel, lock);
+  private static BlockLog load(Path file, FileChannel channel, WriterLock lock,
+      ToIntFunction<Cid> hashOf) throws IOException {
+    BlockLog blockLog = new BlockLog(file, channel, lock, hashOf);
     try {
       blockLog.scan();
     } catch (IOException | RuntimeException e) {
@@ -249,33 +262,44 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
   }
 
-  /** Indexes the complete commits between {@link #end} and {@code size}; moves {@code end}. */
+  /**
+   * Indexes the complete commits between {@link #end} and {@code size}; moves {@code end}. The
+   * file is read through a window of {@link #SCAN_WINDOW} bytes, from which each section's head
+   * and CID are taken: two reads a section made opening a log of a million blocks take seconds.
+   */
   private long indexFrom(long size) throws IOException {
     long pos = end;
     long committedEnd = pos;
-    ByteBuffer head = ByteBuffer.allocate(5);
+    ByteBuffer window = ByteBuffer.allocate((int) Math.min(SCAN_WINDOW, size - pos + 1));
+    long windowAt = pos;
+    int windowLength = 0;
     while (pos + 5 <= size) {
-      head.clear();
-      readFully(head, pos);
-      byte type = head.get(0);
-      int length = head.getInt(1);
+      long need = Math.min(5 + MAX_CID, size - pos);
+      if (pos + need > windowAt + windowLength) {
+        windowAt = pos;
+        windowLength = readUpTo(window, pos, size);
+        if (windowLength < need) {
+          break; // the file is shorter than it was: a discarded transaction was cut off
+        }
+      }
+      int at = (int) (pos - windowAt);
+      byte type = window.get(at);
+      int length = window.getInt(at + 1);
       if ((type != BLOCK && type != COMMIT) || length < 0 || length > MAX_SECTION
           || pos + 5 + length > size) {
         break; // a torn or damaged tail
       }
       // The CID only: a block's bytes are read, and checked, when it is read.
-      byte[] start = new byte[Math.min(length, MAX_CID)];
-      readFully(ByteBuffer.wrap(start), pos + 5);
-      ByteArrayInputStream in = new ByteArrayInputStream(start);
+      ByteArrayInputStream in = new ByteArrayInputStream(window.array(), at + 5,
+          Math.min(length, MAX_CID));
       Cid cid;
       try {
         cid = Cid.read(in);
       } catch (RuntimeException | EOFException e) {
         break;
       }
-      int cidLength = start.length - in.available();
       if (type == BLOCK) {
-        index.put(cid, new Location(pos + 5 + cidLength, length - cidLength));
+        index.add(hashOf.applyAsInt(cid), pos + 5, length);
       } else {
         committedBlocks = index.size();
         commits.add(cid);
@@ -289,19 +313,43 @@ final class BlockLog implements Blockstore, AutoCloseable {
     return committedEnd;
   }
 
+  /**
+   * Fills {@code window} from the file at {@code position}, up to {@code size} or the file's end
+   * if that comes first; returns how many bytes it holds.
+   */
+  private int readUpTo(ByteBuffer window, long position, long size) throws IOException {
+    window.clear();
+    if (size - position < window.capacity()) {
+      window.limit((int) (size - position));
+    }
+    return readAt(window, position);
+  }
+
   private void readFully(ByteBuffer buffer, long position) throws IOException {
+    int wanted = buffer.remaining();
+    int read = readAt(buffer, position);
+    if (read < wanted) {
+      throw new EOFException(file + " ends at " + (position + read));
+    }
+  }
+
+  /**
+   * Reads into {@code buffer}'s room from {@code position} until it is full or the file ends;
+   * returns how many bytes it read.
+   */
+  private int readAt(ByteBuffer buffer, long position) throws IOException {
     int start = buffer.position();
-    io(c -> {
-      buffer.position(start);
+    return io(c -> {
+      buffer.position(start); // again from the start if re-run
       long at = position;
       while (buffer.hasRemaining()) {
         int n = c.read(buffer, at);
         if (n < 0) {
-          throw new EOFException(file + " ends at " + at);
+          break;
         }
         at += n;
       }
-      return null;
+      return buffer.position() - start;
     });
   }
 
@@ -320,30 +368,63 @@ final class BlockLog implements Blockstore, AutoCloseable {
     return commits.isEmpty() ? null : commits.get(commits.size() - 1);
   }
 
+  /**
+   * Reads the block {@code cid}: the sections the index names for its hash are read whole
+   * (outside the lock, so readers read in parallel), and the one that starts with its CID is
+   * the block.
+   */
   @Override
   public Block get(Cid cid) {
-    Location at;
+    long[] offsets;
+    int[] lengths;
+    long committedEnd;
     synchronized (this) {
       Block block = staged.get(cid);
       if (block != null) {
         return block;
       }
-      at = index.get(cid);
+      int[] candidates = index.candidates(hashOf.applyAsInt(cid));
+      offsets = new long[candidates.length];
+      lengths = new int[candidates.length];
+      for (int i = 0; i < candidates.length; i++) {
+        offsets[i] = index.offset(candidates[i]);
+        lengths[i] = index.length(candidates[i]);
+      }
+      committedEnd = end;
     }
-    if (at == null) {
-      return null;
+    byte[] cidBytes = cid.bytes();
+    for (int i = 0; i < offsets.length; i++) {
+      byte[] section = new byte[lengths[i]];
+      try {
+        readFully(ByteBuffer.wrap(section), offsets[i]);
+      } catch (EOFException e) {
+        if (offsets[i] >= committedEnd) {
+          continue; // another CID's block of a transaction that was discarded meanwhile
+        }
+        throw new UncheckedIOException("cannot read block " + cid + " from " + file, e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read block " + cid + " from " + file, e);
+      }
+      if (startsWith(section, cidBytes)) {
+        return verified(cid, section, offsets[i]);
+      }
     }
-    byte[] bytes = new byte[at.length()];
+    return null;
+  }
+
+  private static boolean startsWith(byte[] section, byte[] cid) {
+    return section.length >= cid.length
+        && Arrays.equals(section, 0, cid.length, cid, 0, cid.length);
+  }
+
+  /** The block whose section, read at {@code offset}, is {@code section}, checked. */
+  private Block verified(Cid cid, byte[] section, long offset) {
+    int cidLength = cid.byteLength();
     try {
-      readFully(ByteBuffer.wrap(bytes), at.offset());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read block " + cid + " from " + file, e);
-    }
-    try {
-      return Block.verified(cid, bytes);
+      return Block.verified(cid, Arrays.copyOfRange(section, cidLength, section.length));
     } catch (CorruptBlockException e) {
       CorruptBlockException named = new CorruptBlockException(cid, "damaged in " + file
-          + " at byte " + at.offset() + ": " + e.getMessage());
+          + " at byte " + (offset + cidLength) + ": " + e.getMessage());
       if (damage == null) {
         damage = named.getMessage() + "; restore the database from a backup or replica";
       }
@@ -353,7 +434,31 @@ final class BlockLog implements Blockstore, AutoCloseable {
 
   @Override
   public synchronized boolean has(Cid cid) {
-    return staged.containsKey(cid) || index.contains(cid);
+    return staged.containsKey(cid) || indexed(cid);
+  }
+
+  /** Whether the index has {@code cid}: one of the sections filed under its hash starts so. */
+  private boolean indexed(Cid cid) {
+    int[] candidates = index.candidates(hashOf.applyAsInt(cid));
+    if (candidates.length == 0) {
+      return false;
+    }
+    byte[] cidBytes = cid.bytes();
+    byte[] start = new byte[cidBytes.length];
+    for (int e : candidates) {
+      if (index.length(e) < start.length) {
+        continue;
+      }
+      try {
+        readFully(ByteBuffer.wrap(start), index.offset(e));
+      } catch (IOException ex) {
+        throw new UncheckedIOException("cannot read block " + cid + " from " + file, ex);
+      }
+      if (Arrays.equals(start, cidBytes)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -365,7 +470,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
    */
   @Override
   public synchronized void put(Block block) {
-    if (index.contains(block.cid()) || staged.putIfAbsent(block.cid(), block) != null) {
+    if (indexed(block.cid()) || staged.putIfAbsent(block.cid(), block) != null) {
       return;
     }
     stagedBytes += block.size();
@@ -417,8 +522,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
     long position = tail; // of the buffer's first byte in the file
     for (Block block : staged.values()) {
       position = section(buffer, position, BLOCK, block.cid(), block);
-      index.put(block.cid(), new Location(position + buffer.position() - block.size(),
-          block.size()));
+      int length = block.cid().byteLength() + block.size();
+      index.add(hashOf.applyAsInt(block.cid()), position + buffer.position() - length, length);
     }
     if (commit != null) {
       position = section(buffer, position, COMMIT, commit, null);
