@@ -62,6 +62,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private static final int WRITE_CHUNK = 1 << 20;
   /** The buffer through which opening reads the sections' heads and CIDs. */
   private static final int SCAN_WINDOW = 1 << 20;
+  /** The window of sections a thread reading them in file order reads at once. */
+  private static final int READ_AHEAD = 64 << 10;
 
   private final Path file;
   /** The file as opened, to refuse commits once its path no longer names it. */
@@ -79,6 +81,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
    * commit. Only committed roots lead a read to a block, so those are never asked for.
    */
   private final BlockIndex index = new BlockIndex();
+  private final ThreadLocal<ReadAhead> readAhead = ThreadLocal.withInitial(ReadAhead::new);
   /** The hash the index files a CID under: {@link Cid#hashCode}, or one tests make collide. */
   private final ToIntFunction<Cid> hashOf;
   private int committedBlocks;
@@ -394,9 +397,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
     byte[] cidBytes = cid.bytes();
     for (int i = 0; i < offsets.length; i++) {
-      byte[] section = new byte[lengths[i]];
+      byte[] section;
       try {
-        readFully(ByteBuffer.wrap(section), offsets[i]);
+        section = readSection(offsets[i], lengths[i], committedEnd);
       } catch (EOFException e) {
         if (offsets[i] >= committedEnd) {
           continue; // another CID's block of a transaction that was discarded meanwhile
@@ -410,6 +413,46 @@ final class BlockLog implements Blockstore, AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * The {@code length} bytes at {@code offset}. A thread that reads sections one after another
+   * (a list, in the order a copy or restore wrote its entries) gets them from a window of {@link
+   * #READ_AHEAD} bytes it read at once; other reads read just the section. The window holds only
+   * committed bytes, which never change.
+   */
+  private byte[] readSection(long offset, int length, long committedEnd) throws IOException {
+    ReadAhead ahead = readAhead.get();
+    long forward = offset - ahead.next;
+    ahead.next = offset + length;
+    if (offset >= ahead.at && offset + length <= ahead.at + ahead.length) {
+      int from = (int) (offset - ahead.at);
+      return Arrays.copyOfRange(ahead.bytes, from, from + length);
+    }
+    if (forward >= 0 && forward < READ_AHEAD && length < READ_AHEAD
+        && offset + length <= committedEnd) {
+      if (ahead.bytes == null) {
+        ahead.bytes = new byte[READ_AHEAD];
+      }
+      ahead.at = offset;
+      ahead.length = 0; // until the read succeeds
+      ahead.length = readAt(ByteBuffer.wrap(ahead.bytes, 0,
+          (int) Math.min(READ_AHEAD, committedEnd - offset)), offset);
+      if (ahead.length >= length) {
+        return Arrays.copyOf(ahead.bytes, length);
+      }
+    }
+    byte[] section = new byte[length];
+    readFully(ByteBuffer.wrap(section), offset);
+    return section;
+  }
+
+  /** A thread's last window of sections read ahead, and where its last read ended. */
+  private static final class ReadAhead {
+    long at;
+    int length;
+    byte[] bytes;
+    long next = -1;
   }
 
   private static boolean startsWith(byte[] section, byte[] cid) {
