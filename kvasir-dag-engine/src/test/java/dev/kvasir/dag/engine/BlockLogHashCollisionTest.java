@@ -1,12 +1,14 @@
 package dev.kvasir.dag.engine;
 
+import static dev.kvasir.dag.engine.BlockLogs.assertReads;
+import static dev.kvasir.dag.engine.BlockLogs.commit;
+import static dev.kvasir.dag.engine.BlockLogs.randomBlocks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.ToIntFunction;
@@ -23,42 +25,18 @@ class BlockLogHashCollisionTest {
 
   @TempDir Path dir;
 
-  private static List<Block> blocks(long seed, int count, int size) {
-    Random random = new Random(seed);
-    List<Block> blocks = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      byte[] data = new byte[size];
-      random.nextBytes(data);
-      blocks.add(Block.of(i % 2 == 0 ? Cid.RAW : Cid.DAG_CBOR, data));
-    }
-    return blocks;
-  }
-
-  private static void commit(BlockLog log, String text) {
-    Block record = Block.of(Cid.RAW, text.getBytes());
-    log.put(record);
-    log.commit(record.cid());
-  }
-
-  private static void assertHolds(BlockLog log, List<Block> blocks) {
-    for (Block b : blocks) {
-      assertThat(log.has(b.cid())).isTrue();
-      assertThat(log.get(b.cid()).bytes()).isEqualTo(b.bytes());
-    }
-  }
-
   @Test
   void blocksThatShareAHash_areReadAsTheirOwn_beforeAndAfterReopening() throws Exception {
-    List<Block> first = blocks(1, 300, 100);
-    List<Block> second = blocks(2, 300, 100);
-    List<Block> absent = blocks(3, 50, 100);
+    List<Block> first = randomBlocks(new Random(1), 300, 100);
+    List<Block> second = randomBlocks(new Random(2), 300, 100);
+    List<Block> absent = randomBlocks(new Random(3), 50, 100);
     try (BlockLog log = BlockLog.open(dir, false, TWO_HASHES)) {
       first.forEach(log::put);
       commit(log, "first");
       second.forEach(log::put);
       commit(log, "second");
-      assertHolds(log, first);
-      assertHolds(log, second);
+      assertReads(log, first);
+      assertReads(log, second);
       for (Block b : absent) {
         assertThat(log.has(b.cid())).isFalse();
         assertThat(log.get(b.cid())).isNull();
@@ -72,30 +50,34 @@ class BlockLogHashCollisionTest {
     }
     try (BlockLog reopened = BlockLog.open(dir, true, TWO_HASHES)) {
       assertThat(reopened.commits()).hasSize(3);
-      assertHolds(reopened, first);
-      assertHolds(reopened, second);
+      assertReads(reopened, first);
+      assertReads(reopened, second);
       assertThat(reopened.has(absent.get(0).cid())).isFalse();
     }
   }
 
   @Test
-  void aDiscardedLargeTransaction_leavesNoBlockOfItsHashesBehind() {
-    List<Block> kept = blocks(4, 100, 100);
-    List<Block> discarded = blocks(5, (BlockLog.SPILL_BYTES >> 16) + 8, 64 << 10); // it spills
+  void aDiscardedLargeTransaction_leavesNoBlockOfItsHashesBehind() throws Exception {
+    List<Block> kept = randomBlocks(new Random(4), 100, 100);
+    // About 16 MB: more than the log holds before it writes a transaction's blocks.
+    List<Block> discarded = randomBlocks(new Random(5), BlockLog.SPILL_BYTES >> 14, 64 << 10);
     try (BlockLog log = BlockLog.open(dir, false, TWO_HASHES)) {
       kept.forEach(log::put);
       commit(log, "kept");
+      long end = log.committedBytes();
       discarded.forEach(log::put);
+      assertThat(Files.size(dir.resolve(BlockLog.FILE_NAME))).as("written before its commit")
+          .isGreaterThan(end + BlockLog.SPILL_BYTES);
       assertThat(log.get(discarded.get(0).cid()).bytes()).isEqualTo(discarded.get(0).bytes());
       log.discard();
       for (Block b : discarded) {
         assertThat(log.has(b.cid())).isFalse();
       }
-      assertHolds(log, kept);
+      assertReads(log, kept);
       discarded.subList(0, 10).forEach(log::put); // written again, after the cut
       commit(log, "again");
-      assertHolds(log, kept);
-      assertHolds(log, discarded.subList(0, 10));
+      assertReads(log, kept);
+      assertReads(log, discarded.subList(0, 10));
     }
   }
 }

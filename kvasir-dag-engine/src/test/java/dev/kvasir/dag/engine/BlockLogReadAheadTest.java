@@ -1,8 +1,10 @@
 package dev.kvasir.dag.engine;
 
+import static dev.kvasir.dag.engine.BlockLogs.assertReads;
+import static dev.kvasir.dag.engine.BlockLogs.commit;
+import static dev.kvasir.dag.engine.BlockLogs.randomBlocks;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.dag.store.Block;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,32 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 class BlockLogReadAheadTest {
   @TempDir Path dir;
 
-  private static List<Block> blocks(Random random, int count, int maxSize) {
-    List<Block> blocks = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      byte[] data = new byte[1 + random.nextInt(maxSize)];
-      random.nextBytes(data);
-      blocks.add(Block.of(Cid.RAW, data));
-    }
-    return blocks;
-  }
-
-  private static void commit(BlockLog log, String text) {
-    Block record = Block.of(Cid.DAG_CBOR, text.getBytes());
-    log.put(record);
-    log.commit(record.cid());
-  }
-
-  private static void assertReads(BlockLog log, List<Block> blocks) {
-    for (Block b : blocks) {
-      assertThat(log.get(b.cid()).bytes()).isEqualTo(b.bytes());
-    }
-  }
-
   @Test
   void blocksReadInFileOrder_backwards_orShuffled_areTheBlocks() {
     Random random = new Random(5);
-    List<Block> blocks = blocks(random, 2_000, 300); // about 300 KB: several windows
+    List<Block> blocks = randomBlocks(random, 2_000, 300); // about 300 KB: several windows
     try (BlockLog log = BlockLog.open(dir, false)) {
       blocks.forEach(log::put);
       commit(log, "all");
@@ -68,19 +48,19 @@ class BlockLogReadAheadTest {
   @Test
   void theWindowStopsAtTheLastCommit_soBytesOfADiscardedTransactionAreNeverServed() {
     Random random = new Random(6);
-    List<Block> committed = blocks(random, 50, 200);
+    List<Block> committed = randomBlocks(random, 50, 200);
     try (BlockLog log = BlockLog.open(dir, false)) {
       committed.forEach(log::put);
       commit(log, "first");
       // Spilled past the last commit, then discarded: the file held these bytes for a while.
       long end = log.committedBytes();
-      List<Block> discarded = blocks(random, BlockLog.SPILL_BYTES >> 14, 64 << 10); // 16 MB
+      List<Block> discarded = randomBlocks(random, BlockLog.SPILL_BYTES >> 14, 64 << 10); // 16 MB
       discarded.forEach(log::put);
       assertThat(dir.resolve(BlockLog.FILE_NAME).toFile().length()).isGreaterThan(end + 65536);
       assertReads(log, committed); // in file order: the window reaches the end of the commit
       log.discard();
 
-      List<Block> next = blocks(random, 50, 200); // written where the discarded ones were
+      List<Block> next = randomBlocks(random, 50, 200); // written where the discarded ones were
       next.forEach(log::put);
       commit(log, "second");
       assertReads(log, next);
