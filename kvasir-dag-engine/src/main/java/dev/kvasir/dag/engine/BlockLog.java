@@ -397,9 +397,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
     byte[] cidBytes = cid.bytes();
     for (int i = 0; i < offsets.length; i++) {
-      byte[] section;
+      byte[] bytes;
       try {
-        section = readSection(offsets[i], lengths[i], committedEnd);
+        bytes = readBlock(offsets[i], lengths[i], cidBytes, committedEnd);
       } catch (EOFException e) {
         if (offsets[i] >= committedEnd) {
           continue; // another CID's block of a transaction that was discarded meanwhile
@@ -408,28 +408,27 @@ final class BlockLog implements Blockstore, AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read block " + cid + " from " + file, e);
       }
-      if (startsWith(section, cidBytes)) {
-        return verified(cid, section, offsets[i]);
+      if (bytes != null) {
+        return verified(cid, bytes, offsets[i] + cidBytes.length);
       }
     }
     return null;
   }
 
   /**
-   * The {@code length} bytes at {@code offset}. A thread that reads sections one after another
-   * (a list, in the order a copy or restore wrote its entries) gets them from a window of {@link
+   * The bytes of the block in the {@code length}-byte section at {@code offset}, or null if the
+   * section does not start with {@code cid}. A thread that reads sections one after another (a
+   * list, in the order a copy or restore wrote its entries) takes them from a window of {@link
    * #READ_AHEAD} bytes it read at once; other reads read just the section. The window holds only
    * committed bytes, which never change.
    */
-  private byte[] readSection(long offset, int length, long committedEnd) throws IOException {
+  private byte[] readBlock(long offset, int length, byte[] cid, long committedEnd)
+      throws IOException {
     ReadAhead ahead = readAhead.get();
     long forward = offset - ahead.next;
     ahead.next = offset + length;
-    if (offset >= ahead.at && offset + length <= ahead.at + ahead.length) {
-      int from = (int) (offset - ahead.at);
-      return Arrays.copyOfRange(ahead.bytes, from, from + length);
-    }
-    if (forward >= 0 && forward < READ_AHEAD && length < READ_AHEAD
+    boolean inWindow = offset >= ahead.at && offset + length <= ahead.at + ahead.length;
+    if (!inWindow && forward >= 0 && forward < READ_AHEAD && length < READ_AHEAD
         && offset + length <= committedEnd) {
       if (ahead.bytes == null) {
         ahead.bytes = new byte[READ_AHEAD];
@@ -438,13 +437,21 @@ final class BlockLog implements Blockstore, AutoCloseable {
       ahead.length = 0; // until the read succeeds
       ahead.length = readAt(ByteBuffer.wrap(ahead.bytes, 0,
           (int) Math.min(READ_AHEAD, committedEnd - offset)), offset);
-      if (ahead.length >= length) {
-        return Arrays.copyOf(ahead.bytes, length);
-      }
+      inWindow = ahead.length >= length;
+    }
+    if (inWindow) {
+      return blockAfter(cid, ahead.bytes, (int) (offset - ahead.at), length);
     }
     byte[] section = new byte[length];
     readFully(ByteBuffer.wrap(section), offset);
-    return section;
+    return blockAfter(cid, section, 0, length);
+  }
+
+  /** The bytes after {@code cid} in the section at {@code bytes[from]}, or null if not its. */
+  private static byte[] blockAfter(byte[] cid, byte[] bytes, int from, int length) {
+    return length >= cid.length
+        && Arrays.equals(bytes, from, from + cid.length, cid, 0, cid.length)
+        ? Arrays.copyOfRange(bytes, from + cid.length, from + length) : null;
   }
 
   /** A thread's last window of sections read ahead, and where its last read ended. */
@@ -455,19 +462,13 @@ final class BlockLog implements Blockstore, AutoCloseable {
     long next = -1;
   }
 
-  private static boolean startsWith(byte[] section, byte[] cid) {
-    return section.length >= cid.length
-        && Arrays.equals(section, 0, cid.length, cid, 0, cid.length);
-  }
-
-  /** The block whose section, read at {@code offset}, is {@code section}, checked. */
-  private Block verified(Cid cid, byte[] section, long offset) {
-    int cidLength = cid.byteLength();
+  /** The block {@code cid}, whose bytes were read at {@code offset}, checked against it. */
+  private Block verified(Cid cid, byte[] bytes, long offset) {
     try {
-      return Block.verified(cid, Arrays.copyOfRange(section, cidLength, section.length));
+      return Block.verified(cid, bytes);
     } catch (CorruptBlockException e) {
       CorruptBlockException named = new CorruptBlockException(cid, "damaged in " + file
-          + " at byte " + (offset + cidLength) + ": " + e.getMessage());
+          + " at byte " + offset + ": " + e.getMessage());
       if (damage == null) {
         damage = named.getMessage() + "; restore the database from a backup or replica";
       }
