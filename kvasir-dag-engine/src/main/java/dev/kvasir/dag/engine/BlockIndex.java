@@ -22,6 +22,29 @@ final class BlockIndex {
   /** Entry number + 1 at the slot its hash leads to (or the next free one); 0 is empty. */
   private int[] slots = new int[32];
 
+  /**
+   * Replaces what it holds by the {@code offsets.length} entries of the arrays, which it takes
+   * over: those of an index file (docs/dag-engine.md §2, {@link IndexFile}).
+   */
+  void replaceWith(long[] offsets, int[] lengths, int[] hashes) {
+    if (offsets.length == 0) {
+      truncate(0);
+      return;
+    }
+    this.offsets = offsets;
+    this.lengths = lengths;
+    this.hashes = hashes;
+    size = offsets.length;
+    int capacity = 32;
+    while (capacity < size * 2) {
+      capacity <<= 1;
+    }
+    slots = new int[capacity];
+    for (int e = 0; e < size; e++) {
+      slots[freeSlot(hashes[e])] = e + 1;
+    }
+  }
+
   /** How many blocks it holds; {@link #truncate} takes such a count. */
   int size() {
     return size;
@@ -97,6 +120,11 @@ final class BlockIndex {
   /** The bytes of entry {@code e}'s CID and block together. */
   int length(int e) {
     return lengths[e];
+  }
+
+  /** The hash of entry {@code e}'s CID. */
+  int hash(int e) {
+    return hashes[e];
   }
 
   private int freeSlot(int hash) {

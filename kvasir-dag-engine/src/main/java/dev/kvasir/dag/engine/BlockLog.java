@@ -20,6 +20,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -64,6 +65,16 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private static final int SCAN_WINDOW = 1 << 20;
   /** The window of sections a thread reading them in file order reads at once. */
   private static final int READ_AHEAD = 64 << 10;
+  /**
+   * The bytes of the log beyond the index file's end past which a writer saves a new one when
+   * it opens or closes the log: reading that much on opening takes about a tenth of a second.
+   */
+  static final long INDEX_FILE_AFTER = 16 << 20;
+  /**
+   * Opening checks the index file's blocks at this many equal steps from its first to its last
+   * against the log: 17 blocks.
+   */
+  private static final int INDEX_FILE_SAMPLES = 16;
 
   private final Path file;
   /** The file as opened, to refuse commits once its path no longer names it. */
@@ -84,6 +95,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private final ThreadLocal<ReadAhead> readAhead = ThreadLocal.withInitial(ReadAhead::new);
   /** The hash the index files a CID under: {@link Cid#hashCode}, or one tests make collide. */
   private final ToIntFunction<Cid> hashOf;
+  private final long indexFileAfter;
+  /** The bytes of the log that the index file covers: the magic's if there is none. */
+  private long indexFileEnd = MAGIC.length;
   private int committedBlocks;
   private final List<Cid> commits = new ArrayList<>();
   private final Map<Cid, Block> staged = new LinkedHashMap<>();
@@ -94,9 +108,11 @@ final class BlockLog implements Blockstore, AutoCloseable {
   /** Whether bytes of a discarded transaction may still follow {@link #end}. */
   private boolean dirtyTail;
 
-  private BlockLog(Path file, FileChannel channel, WriterLock lock, ToIntFunction<Cid> hashOf) {
+  private BlockLog(Path file, FileChannel channel, WriterLock lock, ToIntFunction<Cid> hashOf,
+      long indexFileAfter) {
     this.file = file;
     this.hashOf = hashOf;
+    this.indexFileAfter = indexFileAfter;
     this.opened = OpenedFile.at(file);
     this.channel = channel;
     this.lock = lock;
@@ -105,21 +121,24 @@ final class BlockLog implements Blockstore, AutoCloseable {
 
   /** Opens (creating unless {@code readOnly}) the log in {@code dir}. */
   static BlockLog open(Path dir, boolean readOnly) {
-    return open(dir, readOnly, Cid::hashCode);
+    return open(dir, readOnly, Cid::hashCode, INDEX_FILE_AFTER);
   }
 
   /**
    * Opens the log with the index filing CIDs under {@code hashOf}, so that a test can make
-   * different CIDs share a hash.
+   * different CIDs share a hash, and saving the index file past {@code indexFileAfter} bytes
+   * not in it, so that a test can have one saved for a small log.
    */
-  static BlockLog open(Path dir, boolean readOnly, ToIntFunction<Cid> hashOf) {
+  static BlockLog open(Path dir, boolean readOnly, ToIntFunction<Cid> hashOf,
+      long indexFileAfter) {
     Path file = dir.resolve(FILE_NAME);
     try {
       if (readOnly) {
         if (!Files.exists(file)) {
           throw new KvException("no KV/DAG database at " + dir + " (no " + FILE_NAME + ")");
         }
-        return load(file, FileChannel.open(file, StandardOpenOption.READ), null, hashOf);
+        return load(file, FileChannel.open(file, StandardOpenOption.READ), null, hashOf,
+            indexFileAfter);
       }
       Files.createDirectories(dir);
       // One writer per log: a second would append over the first's end. Readers take no
@@ -133,7 +152,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
           channel.write(ByteBuffer.wrap(MAGIC), 0);
           channel.force(true);
         }
-        return load(file, channel, lock, hashOf);
+        return load(file, channel, lock, hashOf, indexFileAfter);
       } catch (IOException | RuntimeException e) {
         lock.close();
         throw e;
@@ -159,8 +178,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
   }
 
   private static BlockLog load(Path file, FileChannel channel, WriterLock lock,
-      ToIntFunction<Cid> hashOf) throws IOException {
-    BlockLog blockLog = new BlockLog(file, channel, lock, hashOf);
+      ToIntFunction<Cid> hashOf, long indexFileAfter) throws IOException {
+    BlockLog blockLog = new BlockLog(file, channel, lock, hashOf, indexFileAfter);
     try {
       blockLog.scan();
     } catch (IOException | RuntimeException e) {
@@ -227,7 +246,10 @@ final class BlockLog implements Blockstore, AutoCloseable {
     return Optional.ofNullable(damage).or(this::fileChange);
   }
 
-  /** Indexes every committed block and cuts off what follows the last commit. */
+  /**
+   * Indexes every committed block, from the index file and the sections after it, and cuts off
+   * what follows the last commit.
+   */
   private void scan() throws IOException {
     byte[] magic = new byte[MAGIC.length];
     if (channel.read(ByteBuffer.wrap(magic), 0) != MAGIC.length || !Arrays.equals(magic,
@@ -236,6 +258,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
     end = MAGIC.length;
     long size = channel.size();
+    useIndexFile(size);
     long committedEnd = indexFrom(size);
     if (committedEnd < size) {
       if (readOnly) {
@@ -246,6 +269,115 @@ final class BlockLog implements Blockstore, AutoCloseable {
         channel.truncate(committedEnd);
         channel.force(true);
       }
+    }
+    saveIndexFileIfBehind();
+  }
+
+  private Path indexFile() {
+    return file.resolveSibling(IndexFile.FILE_NAME);
+  }
+
+  /**
+   * Takes the index of the log up to the index file's end from that file, if it describes this
+   * log (docs/dag-engine.md §2); else leaves the index empty for the whole log to be read.
+   */
+  private void useIndexFile(long size) {
+    IndexFile saved;
+    try {
+      saved = IndexFile.read(indexFile());
+      if (saved == null) {
+        return;
+      }
+      String mismatch = mismatch(saved, size);
+      if (mismatch != null) {
+        throw new IndexFile.Unusable(mismatch);
+      }
+    } catch (IOException | IndexFile.Unusable e) {
+      log.info("{}: not using {} ({}); reading the whole log", file, IndexFile.FILE_NAME,
+          e.getMessage());
+      return;
+    }
+    index.replaceWith(saved.offsets(), saved.lengths(), saved.hashes());
+    committedBlocks = index.size();
+    commits.addAll(saved.commits());
+    end = saved.end();
+    indexFileEnd = saved.end();
+  }
+
+  /**
+   * Why {@code saved} does not describe this log of {@code size} bytes, or null if it does: it
+   * must have been made from this very file (a copy, or a log written anew in its place, has
+   * another identity), end where the file has its last commit's marker, and have a sample of
+   * its blocks where it says, under the hash this log files them under.
+   */
+  private String mismatch(IndexFile saved, long size) throws IOException {
+    if (saved.end() > size) {
+      return "it covers " + saved.end() + " bytes of a log of " + size;
+    }
+    if (!saved.fileKey().equals(fileKey())) {
+      return "it was made from another file";
+    }
+    byte[] last = saved.commits().get(saved.commits().size() - 1).bytes();
+    long markerAt = saved.end() - 5 - last.length;
+    ByteBuffer marker = ByteBuffer.allocate(5 + last.length);
+    if (markerAt < MAGIC.length || readAt(marker, markerAt) < marker.capacity()
+        || marker.get(0) != COMMIT || marker.getInt(1) != last.length
+        || !Arrays.equals(marker.array(), 5, marker.capacity(), last, 0, last.length)) {
+      return "the log has no marker of its last commit at its end";
+    }
+    int blocks = saved.offsets().length;
+    for (int i = 0; i <= INDEX_FILE_SAMPLES && blocks > 0; i++) {
+      int e = (int) ((long) i * (blocks - 1) / INDEX_FILE_SAMPLES);
+      if (!blockAt(saved.offsets()[e], saved.lengths()[e], saved.hashes()[e], saved.end())) {
+        return "block " + e + " is not where it says";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether the log holds, below {@code limit}, a block section of {@code length} bytes from its
+   * CID at {@code offset}, whose CID has the hash {@code hash}.
+   */
+  private boolean blockAt(long offset, int length, int hash, long limit) throws IOException {
+    if (offset < MAGIC.length + 5 || length < 0 || offset + length > limit) {
+      return false;
+    }
+    ByteBuffer head = ByteBuffer.allocate(5 + Math.min(length, MAX_CID));
+    if (readAt(head, offset - 5) < head.capacity() || head.get(0) != BLOCK
+        || head.getInt(1) != length) {
+      return false;
+    }
+    try {
+      Cid cid = Cid.read(new ByteArrayInputStream(head.array(), 5, head.capacity() - 5));
+      return hashOf.applyAsInt(cid) == hash;
+    } catch (RuntimeException | EOFException e) {
+      return false;
+    }
+  }
+
+  /** The file system's identity of the log (device and inode on Linux), or empty. */
+  private String fileKey() throws IOException {
+    Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+    return key == null ? "" : key.toString();
+  }
+
+  /**
+   * For a writer: saves the index as of the last commit to the index file when that file lags
+   * the log by {@link #indexFileAfter} bytes or more. A failure only costs the next opening its
+   * time, so it is logged, not thrown.
+   */
+  private void saveIndexFileIfBehind() {
+    if (readOnly || commits.isEmpty() || end - indexFileEnd < indexFileAfter
+        || fileChange().isPresent()) {
+      return;
+    }
+    try {
+      IndexFile.write(indexFile(), end, fileKey(), commits, index, committedBlocks);
+      indexFileEnd = end;
+    } catch (IOException | RuntimeException e) {
+      log.warn("{}: cannot save {} ({}); the next opening reads the whole log", file,
+          IndexFile.FILE_NAME, e.getMessage());
     }
   }
 
@@ -681,6 +813,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
   /** Synchronized with {@link #reopen}, so that no channel opened after it is left open. */
   @Override
   public synchronized void close() {
+    if (!closed) {
+      saveIndexFileIfBehind();
+    }
     closed = true;
     try {
       channel.close();

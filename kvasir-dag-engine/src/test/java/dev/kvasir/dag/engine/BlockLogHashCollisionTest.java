@@ -30,7 +30,7 @@ class BlockLogHashCollisionTest {
     List<Block> first = randomBlocks(new Random(1), 300, 100);
     List<Block> second = randomBlocks(new Random(2), 300, 100);
     List<Block> absent = randomBlocks(new Random(3), 50, 100);
-    try (BlockLog log = BlockLog.open(dir, false, TWO_HASHES)) {
+    try (BlockLog log = BlockLog.open(dir, false, TWO_HASHES, BlockLog.INDEX_FILE_AFTER)) {
       first.forEach(log::put);
       commit(log, "first");
       second.forEach(log::put);
@@ -48,7 +48,7 @@ class BlockLogHashCollisionTest {
       assertThat(Files.size(dir.resolve(BlockLog.FILE_NAME)) - size)
           .isLessThan(100);
     }
-    try (BlockLog reopened = BlockLog.open(dir, true, TWO_HASHES)) {
+    try (BlockLog reopened = BlockLog.open(dir, true, TWO_HASHES, BlockLog.INDEX_FILE_AFTER)) {
       assertThat(reopened.commits()).hasSize(3);
       assertReads(reopened, first);
       assertReads(reopened, second);
@@ -61,7 +61,7 @@ class BlockLogHashCollisionTest {
     List<Block> kept = randomBlocks(new Random(4), 100, 100);
     // About 16 MB: more than the log holds before it writes a transaction's blocks.
     List<Block> discarded = randomBlocks(new Random(5), BlockLog.SPILL_BYTES >> 14, 64 << 10);
-    try (BlockLog log = BlockLog.open(dir, false, TWO_HASHES)) {
+    try (BlockLog log = BlockLog.open(dir, false, TWO_HASHES, BlockLog.INDEX_FILE_AFTER)) {
       kept.forEach(log::put);
       commit(log, "kept");
       long end = log.committedBytes();
