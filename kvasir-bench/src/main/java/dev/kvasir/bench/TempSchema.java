@@ -8,6 +8,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * A fresh schema in a PostgreSQL database for one measurement, dropped on close, so that runs
@@ -31,17 +34,39 @@ final class TempSchema implements AutoCloseable {
   @Override
   public void close() throws SQLException {
     PostgresConfig config = PostgresConfig.of(url);
-    String userInfo = URI.create(url).getRawUserInfo();
-    String user = null;
-    String password = null;
-    if (userInfo != null) {
-      String[] parts = userInfo.split(":", 2);
-      user = URLDecoder.decode(parts[0], StandardCharsets.UTF_8);
-      password = parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
-    }
-    try (Connection c = DriverManager.getConnection(config.jdbcUrl(), user, password);
+    try (Connection c = DriverManager.getConnection(config.jdbcUrl(), login());
         Statement s = c.createStatement()) {
       s.execute("drop schema if exists \"" + config.schema() + "\" cascade");
     }
+  }
+
+  /**
+   * The user and password the URL gives, as the engine takes them: in its user information or
+   * as {@code user} and {@code password} parameters, which win; else the password in {@code
+   * PGPASSWORD}. The JDBC URL the engine's configuration makes holds neither.
+   */
+  private Properties login() {
+    URI uri = URI.create(url);
+    Map<String, String> given = new HashMap<>();
+    if (uri.getRawUserInfo() != null) {
+      String[] parts = uri.getRawUserInfo().split(":", 2);
+      given.put("user", parts[0]);
+      if (parts.length > 1) {
+        given.put("password", parts[1]);
+      }
+    }
+    for (String parameter : uri.getRawQuery().split("&")) {
+      String[] pair = parameter.split("=", 2);
+      if (pair.length == 2 && (pair[0].equals("user") || pair[0].equals("password"))) {
+        given.put(pair[0], pair[1]);
+      }
+    }
+    Properties login = new Properties();
+    given.forEach((name, value) -> login.setProperty(name,
+        URLDecoder.decode(value, StandardCharsets.UTF_8)));
+    if (!login.containsKey("password") && System.getenv("PGPASSWORD") != null) {
+      login.setProperty("password", System.getenv("PGPASSWORD"));
+    }
+    return login;
   }
 }
