@@ -65,8 +65,10 @@ public final class DagEngineProvider implements EngineProvider {
         + (parsed.at() == null ? "" : " at " + parsed.at());
   }
 
+  /** The block log, and the index file a writer saves beside it (docs/dag-engine.md §2). */
   @Override
   public List<Path> files(String location) {
-    return List.of(DagLocation.parse(location).dir().resolve(BlockLog.FILE_NAME));
+    Path dir = DagLocation.parse(location).dir();
+    return List.of(dir.resolve(BlockLog.FILE_NAME), dir.resolve(IndexFile.FILE_NAME));
   }
 }
