@@ -506,10 +506,15 @@ final class BlockLog implements Blockstore, AutoCloseable {
   /**
    * Reads the block {@code cid}: the sections the index names for its hash are read whole
    * (outside the lock, so readers read in parallel), and the one that starts with its CID is
-   * the block.
+   * the block. A thread reading in file order usually asks for the section after the one it
+   * read last, which its read-ahead window holds: that one is taken without the index.
    */
   @Override
   public Block get(Cid cid) {
+    Block next = nextInWindow(cid);
+    if (next != null) {
+      return next;
+    }
     long[] offsets;
     int[] lengths;
     long committedEnd;
@@ -584,6 +589,31 @@ final class BlockLog implements Blockstore, AutoCloseable {
     return length >= cid.length
         && Arrays.equals(bytes, from, from + cid.length, cid, 0, cid.length)
         ? Arrays.copyOfRange(bytes, from + cid.length, from + length) : null;
+  }
+
+  /**
+   * The block {@code cid} if it is the section right after the one this thread read last, and
+   * its read-ahead window holds that section whole; else null. That position is a section's
+   * head (the index gave the last one's start and length), and the window holds only committed
+   * sections, so a block section there that starts with {@code cid} is that block.
+   */
+  private Block nextInWindow(Cid cid) {
+    ReadAhead ahead = readAhead.get();
+    long head = ahead.next;
+    if (ahead.bytes == null || head < ahead.at || head + 5 > ahead.at + ahead.length) {
+      return null;
+    }
+    int at = (int) (head - ahead.at);
+    int length = ByteBuffer.wrap(ahead.bytes).getInt(at + 1);
+    if (ahead.bytes[at] != BLOCK || length < 0 || head + 5 + length > ahead.at + ahead.length) {
+      return null;
+    }
+    byte[] bytes = blockAfter(cid.bytes(), ahead.bytes, at + 5, length);
+    if (bytes == null) {
+      return null;
+    }
+    ahead.next = head + 5 + length;
+    return verified(cid, bytes, head + 5 + cid.byteLength());
   }
 
   /** A thread's last window of sections read ahead, and where its last read ended. */

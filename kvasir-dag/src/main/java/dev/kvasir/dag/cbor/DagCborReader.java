@@ -57,7 +57,7 @@ final class DagCborReader {
       case Cbor.BYTES:
         return take(start, arg);
       case Cbor.TEXT:
-        return text(start, take(start, arg));
+        return text(start, arg);
       case Cbor.ARRAY:
         return array(start, arg, depth);
       case Cbor.MAP:
@@ -124,21 +124,41 @@ final class DagCborReader {
   }
 
   private byte[] take(int start, long length) {
-    if (length < 0 || length > in.length - pos) {
-      throw fail(start, "length " + Long.toUnsignedString(length)
-          + " runs past the end of the input");
-    }
+    requireInput(start, length);
     byte[] b = Arrays.copyOfRange(in, pos, pos + (int) length);
     pos += (int) length;
     return b;
   }
 
-  private String text(int start, byte[] utf8) {
+  private void requireInput(int start, long length) {
+    if (length < 0 || length > in.length - pos) {
+      throw fail(start, "length " + Long.toUnsignedString(length)
+          + " runs past the end of the input");
+    }
+  }
+
+  /**
+   * The text string of {@code length} bytes at the position. ASCII, which pail keys (hex) and
+   * map keys are, is taken as it is; anything else goes through a decoder that refuses invalid
+   * UTF-8, which cost a quarter of listing a {@code dag:} database when every string took it.
+   */
+  private String text(int start, long length) {
+    requireInput(start, length);
+    int from = pos;
+    int to = pos + (int) length;
+    pos = to;
+    boolean ascii = true;
+    for (int i = from; i < to && ascii; i++) {
+      ascii = in[i] >= 0;
+    }
+    if (ascii) {
+      return new String(in, from, to - from, StandardCharsets.US_ASCII);
+    }
     try {
       return StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(utf8)).toString();
+          .decode(ByteBuffer.wrap(in, from, to - from)).toString();
     } catch (CharacterCodingException e) {
       throw fail(start, "text string is not valid UTF-8");
     }
@@ -156,20 +176,31 @@ final class DagCborReader {
   private Map<String, Object> map(int start, long count, int depth) {
     checkCount(start, count);
     Map<String, Object> map = new LinkedHashMap<>();
-    byte[] previous = null;
+    int previousFrom = -1; // where the previous key's bytes are in the input
+    int previousLength = 0;
     for (long i = 0; i < count; i++) {
       int keyStart = pos;
       int head = next(keyStart);
       if (head >>> 5 != Cbor.TEXT) {
         throw fail(keyStart, "map keys must be text strings");
       }
-      byte[] key = take(keyStart, argument(keyStart, head & 31));
-      if (previous != null && DagCbor.compareKeys(previous, key) >= 0) {
-        throw fail(keyStart, DagCbor.compareKeys(previous, key) == 0 ? "duplicate map key"
-            : "map keys are not in canonical order (length first, then bytewise)");
+      long length = argument(keyStart, head & 31);
+      int keyFrom = pos;
+      String key = text(keyStart, length);
+      int keyLength = pos - keyFrom;
+      if (previousFrom >= 0) {
+        // DagCbor.compareKeys on the input's bytes, without copying them out
+        int order = previousLength != keyLength ? Integer.compare(previousLength, keyLength)
+            : Arrays.compareUnsigned(in, previousFrom, previousFrom + previousLength, in,
+                keyFrom, pos);
+        if (order >= 0) {
+          throw fail(keyStart, order == 0 ? "duplicate map key"
+              : "map keys are not in canonical order (length first, then bytewise)");
+        }
       }
-      previous = key;
-      map.put(text(keyStart, key), read(depth + 1));
+      previousFrom = keyFrom;
+      previousLength = keyLength;
+      map.put(key, read(depth + 1));
     }
     return Collections.unmodifiableMap(map);
   }

@@ -56,6 +56,15 @@ class DagCborTest {
   }
 
   @Test
+  void textBeyondAscii_decodesAsWritten_inKeysAndValues() {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("a", "plain");
+    map.put("ключ", "värde 日本 \uD83D\uDE00");
+    map.put("é", List.of("", "ü"));
+    assertThat(DagCbor.decode(DagCbor.encode(map))).isEqualTo(map);
+  }
+
+  @Test
   void encode_refusesWhatDagCborCannotHold() {
     assertThatThrownBy(() -> DagCbor.encode(Double.NaN)).hasMessageContaining("NaN");
     assertThatThrownBy(() -> DagCbor.encode(Map.of(1, 2))).hasMessageContaining("strings");
@@ -78,6 +87,9 @@ class DagCborTest {
         {"a2616101616102", "duplicate map key"},
         {"a10101", "map keys must be text"},
         {"62c328", "not valid UTF-8"},
+        {"a162c32801", "not valid UTF-8"}, // a map key
+        {"a262626201616102", "canonical order"}, // "bb" before "a": length first
+        {"6a61", "runs past the end"},
         {"0101", "1 trailing bytes"},
         {"83", "exceeds the bytes left"},
         {"5a00010000", "runs past the end"},
