@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * #commit} with one sync. A transaction whose staged blocks outgrow {@link #SPILL_BYTES} writes
  * them past the last commit as it goes, unsynced and without a marker, so that its memory does
  * not grow with it. On open, anything after the last complete marker (a torn write, a commit
- * that failed) is cut off, so the file always ends at a commit. Every block read is checked
- * against its CID.
+ * that failed) is cut off, so the file always ends at a commit. Where each block lies comes from
+ * the index file a writer saves beside the log ({@link IndexFile}), when that file describes the
+ * log, and from the sections after it. Every block read is checked against its CID.
  *
  * <p>Reads are thread-safe; {@code put}, {@code commit} and {@code discard} are called by one
  * writer at a time.
