@@ -122,10 +122,18 @@ final class BlockIndex {
     return lengths[e];
   }
 
-  /** The hash of entry {@code e}'s CID. */
-  int hash(int e) {
-    return hashes[e];
+  /**
+   * The first {@code count} entries, which another thread may read while this one adds more:
+   * entries are only added after them, and arrays that grow are copies, so the ones taken here
+   * keep these entries as they are. The caller hands the prefix over under a lock, which makes
+   * the entries visible to the thread it passes it to.
+   */
+  Prefix prefix(int count) {
+    return new Prefix(offsets, lengths, hashes, count);
   }
+
+  /** The first {@code count} entries of an index's arrays. */
+  record Prefix(long[] offsets, int[] lengths, int[] hashes, int count) {}
 
   private int freeSlot(int hash) {
     int mask = slots.length - 1;

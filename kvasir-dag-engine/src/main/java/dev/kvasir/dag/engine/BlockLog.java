@@ -97,8 +97,13 @@ final class BlockLog implements Blockstore, AutoCloseable {
   /** The hash the index files a CID under: {@link Cid#hashCode}, or one tests make collide. */
   private final ToIntFunction<Cid> hashOf;
   private final long indexFileAfter;
-  /** The bytes of the log that the index file covers: the magic's if there is none. */
-  private long indexFileEnd = MAGIC.length;
+  /**
+   * The bytes of the log that the index file covers: the magic's if there is none. Written by
+   * the thread that saved the file.
+   */
+  private volatile long indexFileEnd = MAGIC.length;
+  /** The thread saving the index file while the log stays open, or null. */
+  private volatile Thread indexFileSaver;
   private int committedBlocks;
   private final List<Cid> commits = new ArrayList<>();
   private final Map<Cid, Block> staged = new LinkedHashMap<>();
@@ -369,13 +374,50 @@ final class BlockLog implements Blockstore, AutoCloseable {
    * time, so it is logged, not thrown.
    */
   private void saveIndexFileIfBehind() {
-    if (readOnly || commits.isEmpty() || end - indexFileEnd < indexFileAfter
-        || fileChange().isPresent()) {
+    if (!readOnly && !commits.isEmpty() && end - indexFileEnd >= indexFileAfter) {
+      saveIndexFile(end, commits, index.prefix(committedBlocks));
+    }
+  }
+
+  /**
+   * For a writer, after a commit: once the log has grown past the index file by an eighth of
+   * what the file covers (and at least {@link #indexFileAfter}), saves a new one on a thread of
+   * its own, so that a writer that is killed leaves a file that covers all but a bounded part of
+   * its log, and the commits do not wait for it. With 16 bytes of the file for a section of a
+   * few hundred bytes, the eighth writes about half a byte of index file per byte of log.
+   */
+  private void saveIndexFileSoonIfBehind() {
+    long covered = indexFileEnd;
+    if (indexFileSaver != null || end - covered < Math.max(indexFileAfter, covered / 8)) {
+      return;
+    }
+    long savedEnd = end;
+    List<Cid> savedCommits = List.copyOf(commits);
+    BlockIndex.Prefix blocks = index.prefix(committedBlocks);
+    Thread saver = new Thread(() -> {
+      try {
+        saveIndexFile(savedEnd, savedCommits, blocks);
+      } finally {
+        indexFileSaver = null;
+      }
+    }, "kvasir-dag-index-file");
+    saver.setDaemon(true);
+    indexFileSaver = saver;
+    saver.start();
+  }
+
+  /**
+   * Saves the index file for the log's first {@code savedEnd} bytes, unless the log's path no
+   * longer names the file opened. A failure only costs the next opening its time, so it is
+   * logged, not thrown.
+   */
+  private void saveIndexFile(long savedEnd, List<Cid> savedCommits, BlockIndex.Prefix blocks) {
+    if (fileChange().isPresent()) {
       return;
     }
     try {
-      IndexFile.write(indexFile(), end, fileKey(), commits, index, committedBlocks);
-      indexFileEnd = end;
+      IndexFile.write(indexFile(), savedEnd, fileKey(), savedCommits, blocks);
+      indexFileEnd = savedEnd;
     } catch (IOException | RuntimeException e) {
       log.warn("{}: cannot save {} ({}); the next opening reads the whole log", file,
           IndexFile.FILE_NAME, e.getMessage());
@@ -716,6 +758,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
     end = tail;
     committedBlocks = index.size();
     commits.add(commit);
+    saveIndexFileSoonIfBehind();
   }
 
   /**
@@ -841,10 +884,30 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
   }
 
+  private void awaitIndexFileSaver() {
+    Thread saver = indexFileSaver;
+    if (saver == null) {
+      return;
+    }
+    boolean interrupted = false;
+    while (true) {
+      try {
+        saver.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // closing still waits: the file must be whole before the lock goes
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Synchronized with {@link #reopen}, so that no channel opened after it is left open. */
   @Override
   public synchronized void close() {
     if (!closed) {
+      awaitIndexFileSaver(); // it takes no lock, so it ends while this holds it
       saveIndexFileIfBehind();
     }
     closed = true;

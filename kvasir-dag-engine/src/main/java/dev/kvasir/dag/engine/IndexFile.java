@@ -94,13 +94,13 @@ record IndexFile(long end, String fileKey, List<Cid> commits, long[] offsets, in
   }
 
   /**
-   * Writes the index file {@code path} for the first {@code blocks} blocks of {@code index}
-   * and the log's first {@code end} bytes: to a file beside it first, which then takes the
+   * Writes the index file {@code path} for the {@code blocks} of an index and the log's first
+   * {@code end} bytes: to a file beside it first, which then takes the
    * name, so that a reader opening meanwhile reads either the old file or the new one whole. It
    * is not synced: one cut short by a crash fails its checksum and is ignored.
    */
-  static void write(Path path, long end, String fileKey, List<Cid> commits, BlockIndex index,
-      int blocks) throws IOException {
+  static void write(Path path, long end, String fileKey, List<Cid> commits,
+      BlockIndex.Prefix blocks) throws IOException {
     Path temporary = path.resolveSibling(path.getFileName() + ".new");
     try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
@@ -114,15 +114,16 @@ record IndexFile(long end, String fileKey, List<Cid> commits, long[] offsets, in
         byte[] cid = commit.bytes();
         out.room(1 + cid.length).put((byte) cid.length).put(cid);
       }
-      out.room(4).putInt(blocks);
-      for (int e = 0; e < blocks; e++) {
-        out.room(8).putLong(index.offset(e));
+      int count = blocks.count();
+      out.room(4).putInt(count);
+      for (int e = 0; e < count; e++) {
+        out.room(8).putLong(blocks.offsets()[e]);
       }
-      for (int e = 0; e < blocks; e++) {
-        out.room(4).putInt(index.length(e));
+      for (int e = 0; e < count; e++) {
+        out.room(4).putInt(blocks.lengths()[e]);
       }
-      for (int e = 0; e < blocks; e++) {
-        out.room(4).putInt(index.hash(e));
+      for (int e = 0; e < count; e++) {
+        out.room(4).putInt(blocks.hashes()[e]);
       }
       out.finish();
     } catch (IOException | RuntimeException e) {

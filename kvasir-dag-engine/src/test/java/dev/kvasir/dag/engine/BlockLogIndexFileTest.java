@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,6 +85,28 @@ class BlockLogIndexFileTest {
     try (BlockLog log = open(true, NEVER)) {
       assertThat(log.commits()).hasSize(1);
       assertReads(log, blocks);
+    }
+  }
+
+  @Test
+  void aWriterSavesTheIndexFileAsTheLogGrows_whileItStaysOpen() throws Exception {
+    List<Block> blocks = randomBlocks(random, 40, 3_000);
+    try (BlockLog writer = open(false, ALWAYS)) {
+      blocks.forEach(writer::put);
+      commit(writer, "first");
+      // Saved on a thread of its own; the rename puts it in place whole.
+      Path indexFile = dir.resolve(IndexFile.FILE_NAME);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (Files.notExists(indexFile) && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(indexFile).exists();
+      damageHeadOfSection(1); // as a writer killed now leaves it, to a reader
+
+      try (BlockLog reader = open(true, NEVER)) {
+        assertThat(reader.commits()).hasSize(1);
+        assertReads(reader, blocks);
+      }
     }
   }
 

@@ -65,7 +65,8 @@ class IndexFileTest {
       index.add(hash(e), offset(e), length(e));
     }
     Path path = dir.resolve(IndexFile.FILE_NAME);
-    IndexFile.write(path, 123_456_789_012L, "(dev=801,ino=4711)", commits(), index, BLOCKS);
+    IndexFile.write(path, 123_456_789_012L, "(dev=801,ino=4711)", commits(),
+        index.prefix(BLOCKS));
     return path;
   }
 
