@@ -37,6 +37,14 @@ public final class OpenedFile {
     }
   }
 
+  /**
+   * The file system's identity of the file as it was opened, as text: something another file
+   * at the same path, or a copy, does not have.
+   */
+  public String identity() {
+    return key.toString();
+  }
+
   /** Empty while the path still names the file opened; else what became of it. */
   public Optional<String> change() {
     try {

@@ -8,6 +8,7 @@ import dev.kvasir.dag.store.Block;
 import dev.kvasir.dag.store.Blockstore;
 import dev.kvasir.dag.store.CorruptBlockException;
 import dev.kvasir.engine.OpenedFile;
+import dev.kvasir.engine.Outcomes;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -20,13 +21,13 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,8 +103,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
    * the thread that saved the file.
    */
   private volatile long indexFileEnd = MAGIC.length;
-  /** The thread saving the index file while the log stays open, or null. */
-  private volatile Thread indexFileSaver;
+  /** The last save of the index file started while the log stays open, or null. */
+  private CompletableFuture<Void> indexFileSave;
   private int committedBlocks;
   private final List<Cid> commits = new ArrayList<>();
   private final Map<Cid, Block> staged = new LinkedHashMap<>();
@@ -355,17 +356,15 @@ final class BlockLog implements Blockstore, AutoCloseable {
       return false;
     }
     try {
-      Cid cid = Cid.read(new ByteArrayInputStream(head.array(), 5, head.capacity() - 5));
-      return hashOf.applyAsInt(cid) == hash;
-    } catch (RuntimeException | EOFException e) {
+      return hashOf.applyAsInt(Cid.decodePrefix(head.array(), 5)) == hash;
+    } catch (RuntimeException e) {
       return false;
     }
   }
 
-  /** The file system's identity of the log (device and inode on Linux), or empty. */
-  private String fileKey() throws IOException {
-    Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
-    return key == null ? "" : key.toString();
+  /** The file system's identity of the log as opened (device and inode on Linux), or empty. */
+  private String fileKey() {
+    return opened.map(OpenedFile::identity).orElse("");
   }
 
   /**
@@ -388,22 +387,19 @@ final class BlockLog implements Blockstore, AutoCloseable {
    */
   private void saveIndexFileSoonIfBehind() {
     long covered = indexFileEnd;
-    if (indexFileSaver != null || end - covered < Math.max(indexFileAfter, covered / 8)) {
+    if ((indexFileSave != null && !indexFileSave.isDone())
+        || end - covered < Math.max(indexFileAfter, covered / 8)) {
       return;
     }
     long savedEnd = end;
     List<Cid> savedCommits = List.copyOf(commits);
     BlockIndex.Prefix blocks = index.prefix(committedBlocks);
-    Thread saver = new Thread(() -> {
-      try {
-        saveIndexFile(savedEnd, savedCommits, blocks);
-      } finally {
-        indexFileSaver = null;
-      }
-    }, "kvasir-dag-index-file");
-    saver.setDaemon(true);
-    indexFileSaver = saver;
-    saver.start();
+    indexFileSave = CompletableFuture.runAsync(
+        () -> saveIndexFile(savedEnd, savedCommits, blocks), task -> {
+          Thread saver = new Thread(task, "kvasir-dag-index-file");
+          saver.setDaemon(true);
+          saver.start();
+        });
   }
 
   /**
@@ -884,30 +880,15 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
   }
 
-  private void awaitIndexFileSaver() {
-    Thread saver = indexFileSaver;
-    if (saver == null) {
-      return;
-    }
-    boolean interrupted = false;
-    while (true) {
-      try {
-        saver.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true; // closing still waits: the file must be whole before the lock goes
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   /** Synchronized with {@link #reopen}, so that no channel opened after it is left open. */
   @Override
   public synchronized void close() {
     if (!closed) {
-      awaitIndexFileSaver(); // it takes no lock, so it ends while this holds it
+      if (indexFileSave != null) {
+        // It takes no lock, so it ends while this holds it; an interrupt does not cut the wait
+        // short, since the file must be whole before the writer's lock goes.
+        Outcomes.awaitUninterruptibly(indexFileSave, "saving " + IndexFile.FILE_NAME);
+      }
       saveIndexFileIfBehind();
     }
     closed = true;

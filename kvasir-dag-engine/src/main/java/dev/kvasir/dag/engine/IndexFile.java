@@ -1,7 +1,6 @@
 package dev.kvasir.dag.engine;
 
 import dev.kvasir.dag.cid.Cid;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -71,8 +70,7 @@ record IndexFile(long end, String fileKey, List<Cid> commits, long[] offsets, in
       }
       List<Cid> commits = new ArrayList<>(commitCount);
       for (int i = 0; i < commitCount; i++) {
-        byte[] cid = in.bytes(in.need(1).get() & 0xFF);
-        commits.add(Cid.read(new ByteArrayInputStream(cid)));
+        commits.add(Cid.decode(in.bytes(in.need(1).get() & 0xFF)));
       }
       int blocks = in.need(4).getInt();
       if (blocks < 0 || (long) blocks * BLOCK_BYTES > in.size()) {
