@@ -139,7 +139,12 @@ public final class DagCbor {
 
   /** Canonical key order: shorter encoding first, then bytewise (RFC 7049 §3.9). */
   static int compareKeys(byte[] a, byte[] b) {
-    return a.length != b.length ? Integer.compare(a.length, b.length)
-        : Arrays.compareUnsigned(a, b);
+    return compareKeys(a, 0, a.length, b, 0, b.length);
+  }
+
+  /** {@link #compareKeys(byte[], byte[])} of {@code a[aFrom, aTo)} and {@code b[bFrom, bTo)}. */
+  static int compareKeys(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+    return aTo - aFrom != bTo - bFrom ? Integer.compare(aTo - aFrom, bTo - bFrom)
+        : Arrays.compareUnsigned(a, aFrom, aTo, b, bFrom, bTo);
   }
 }

@@ -177,29 +177,24 @@ final class DagCborReader {
     checkCount(start, count);
     Map<String, Object> map = new LinkedHashMap<>();
     int previousFrom = -1; // where the previous key's bytes are in the input
-    int previousLength = 0;
+    int previousTo = 0;
     for (long i = 0; i < count; i++) {
       int keyStart = pos;
       int head = next(keyStart);
       if (head >>> 5 != Cbor.TEXT) {
         throw fail(keyStart, "map keys must be text strings");
       }
-      long length = argument(keyStart, head & 31);
       int keyFrom = pos;
-      String key = text(keyStart, length);
-      int keyLength = pos - keyFrom;
+      String key = text(keyStart, argument(keyStart, head & 31));
       if (previousFrom >= 0) {
-        // DagCbor.compareKeys on the input's bytes, without copying them out
-        int order = previousLength != keyLength ? Integer.compare(previousLength, keyLength)
-            : Arrays.compareUnsigned(in, previousFrom, previousFrom + previousLength, in,
-                keyFrom, pos);
+        int order = DagCbor.compareKeys(in, previousFrom, previousTo, in, keyFrom, pos);
         if (order >= 0) {
           throw fail(keyStart, order == 0 ? "duplicate map key"
               : "map keys are not in canonical order (length first, then bytewise)");
         }
       }
       previousFrom = keyFrom;
-      previousLength = keyLength;
+      previousTo = pos;
       map.put(key, read(depth + 1));
     }
     return Collections.unmodifiableMap(map);
