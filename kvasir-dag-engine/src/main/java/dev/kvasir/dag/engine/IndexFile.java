@@ -93,9 +93,9 @@ record IndexFile(long end, String fileKey, List<Cid> commits, long[] offsets, in
 
   /**
    * Writes the index file {@code path} for the {@code blocks} of an index and the log's first
-   * {@code end} bytes: to a file beside it first, which then takes the
-   * name, so that a reader opening meanwhile reads either the old file or the new one whole. It
-   * is not synced: one cut short by a crash fails its checksum and is ignored.
+   * {@code end} bytes: to a file beside it first, which then takes the name, so that a reader
+   * opening meanwhile reads either the old file or the new one whole. It is not synced: one cut
+   * short by a crash fails its checksum and is ignored.
    */
   static void write(Path path, long end, String fileKey, List<Cid> commits,
       BlockIndex.Prefix blocks) throws IOException {
