@@ -3,7 +3,7 @@ package dev.kvasir.dag.engine;
 import java.util.Arrays;
 
 /**
- * Where each block of a log is, in 24 to 48 bytes a block (docs/dag-engine.md §2): per block,
+ * Where each block of a log is, in 21 to 43 bytes a block (docs/dag-engine.md §2): per block,
  * where its section's CID starts in the file, the length of CID and bytes together, and the
  * CID's hash, in arrays; and an open-addressing table of entry numbers by hash. It holds no CID:
  * the file has each one at the start of its section, so a lookup yields the entries whose hash
@@ -35,11 +35,7 @@ final class BlockIndex {
     this.lengths = lengths;
     this.hashes = hashes;
     size = offsets.length;
-    int capacity = 32;
-    while (capacity < size * 2) {
-      capacity <<= 1;
-    }
-    slots = new int[capacity];
+    slots = new int[slotsFor(size)];
     for (int e = 0; e < size; e++) {
       slots[freeSlot(hashes[e])] = e + 1;
     }
@@ -80,7 +76,7 @@ final class BlockIndex {
     lengths[size] = length;
     hashes[size] = hash;
     size++;
-    if (size * 2 > slots.length) {
+    if (slotsFor(size) > slots.length) {
       slots = new int[slots.length * 2];
       for (int e = 0; e < size; e++) {
         slots[freeSlot(hashes[e])] = e + 1;
@@ -134,6 +130,20 @@ final class BlockIndex {
 
   /** The first {@code count} entries of an index's arrays. */
   record Prefix(long[] offsets, int[] lengths, int[] hashes, int count) {}
+
+  /**
+   * The table's size for {@code entries}: a power of two, at most three quarters full. A lookup
+   * then probes about two slots, which costs nothing beside the block's read; a table at most
+   * half full took a third more memory, and on opening, memory touched for the first time costs
+   * more than filling it (docs/dag-engine.md §2).
+   */
+  private static int slotsFor(int entries) {
+    int capacity = 32;
+    while (capacity < entries + entries / 3) {
+      capacity <<= 1;
+    }
+    return capacity;
+  }
 
   private int freeSlot(int hash) {
     int mask = slots.length - 1;

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The block log's compact index (docs/dag-engine.md §2) against the entries it was given. */
 class BlockIndexTest {
@@ -61,5 +63,33 @@ class BlockIndexTest {
     assertThat(index.candidates(0)).isEmpty();
     index.add(7, 7, 7);
     assertThat(filed(index, 7)).containsExactly("7:7");
+  }
+
+  /**
+   * Entries taken over from an index file, at every count up to a few table sizes: a table
+   * that the count fills leaves a lookup of an absent hash probing forever, hence the timeout.
+   */
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void replaceWith_namesEveryEntry_andNoOther_atEveryCount() {
+    for (int count = 0; count <= 200; count++) {
+      long[] offsets = new long[count];
+      int[] lengths = new int[count];
+      int[] hashes = new int[count];
+      for (int n = 0; n < count; n++) {
+        offsets[n] = n * 10L;
+        lengths[n] = n;
+        hashes[n] = n * 31;
+      }
+      BlockIndex index = new BlockIndex();
+      index.replaceWith(offsets, lengths, hashes);
+      assertThat(index.size()).isEqualTo(count);
+      for (int n = 0; n < count; n++) {
+        assertThat(filed(index, n * 31)).containsExactly(n * 10L + ":" + n);
+      }
+      assertThat(index.candidates(-1)).isEmpty();
+      index.add(-1, 5, 5);
+      assertThat(filed(index, -1)).containsExactly("5:5");
+    }
   }
 }
