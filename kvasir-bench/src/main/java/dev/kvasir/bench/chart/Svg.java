@@ -2,7 +2,7 @@ package dev.kvasir.bench.chart;
 
 import java.util.Locale;
 
-/** The SVG pieces both charts draw with. */
+/** The SVG pieces the charts draw with. */
 final class Svg {
   /** Series colours, in order (the "tab10" palette). */
   static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
