@@ -9,10 +9,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Draws the harness's ratios to the floor day by day, one panel per workload, from the record
- * kept in {@code docs/data/harness-days.csv} (docs/performance.md §5): a header {@code
- * day,W1,…}, an optional {@code target} row, then one row per day numbered from 1. An empty
- * cell is a workload that day's run did not measure, or one without a target against the floor.
+ * Draws the harness's ratios day by day, one panel per column, from the record kept in {@code
+ * docs/data/harness-days.csv} (docs/performance.md §5): a header {@code day,W1,…}, an optional
+ * {@code target} row, then one row per day numbered from 1. Each column is a ratio to the
+ * floor, or to Deno where its name says so. An empty cell is a ratio that day's run did not
+ * measure, or a column without a target.
  *
  * <pre>java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.HarnessDays
  *     docs/data/harness-days.csv docs/images/harness-days.svg</pre>
@@ -20,17 +21,17 @@ import java.util.List;
 public final class HarnessDays {
   private HarnessDays() {}
 
-  /** The record as read: workload names, their targets and each day's ratios. */
-  record Record(List<String> workloads, double[] targets, List<double[]> days) {
+  /** The record as read: the columns' names, their targets and each day's ratios. */
+  record Record(List<String> columns, double[] targets, List<double[]> days) {
     PanelChart chart() {
-      PanelChart chart = new PanelChart("Kvasir's median rate as a multiple of the raw"
-          + " sqlite-jdbc floor's, one harness run a day (3 interleaved rounds)", "day");
-      for (int w = 0; w < workloads.size(); w++) {
+      PanelChart chart = new PanelChart("Kvasir's median rate over the sqlite-jdbc floor's (or"
+          + " Deno's, where named), one harness run a day", "day");
+      for (int w = 0; w < columns.size(); w++) {
         List<Double> values = new ArrayList<>();
         for (double[] day : days) {
           values.add(day[w]);
         }
-        chart.add(new PanelChart.Panel(workloads.get(w), values, targets[w]));
+        chart.add(new PanelChart.Panel(columns.get(w), values, targets[w]));
       }
       return chart;
     }
@@ -54,7 +55,7 @@ public final class HarnessDays {
 
   /** Reads the record; a malformed line is an error naming its number, never skipped. */
   static Record parse(List<String> lines) {
-    List<String> workloads = null;
+    List<String> columns = null;
     double[] targets = null;
     List<double[]> days = new ArrayList<>();
     for (int n = 1; n <= lines.size(); n++) {
@@ -63,18 +64,18 @@ public final class HarnessDays {
         continue;
       }
       String[] cells = line.split(",", -1);
-      if (workloads == null) {
+      if (columns == null) {
         if (!cells[0].equals("day") || cells.length < 2) {
           throw new IllegalArgumentException("line " + n + ": expected the header day,W1,…");
         }
-        workloads = List.of(Arrays.copyOfRange(cells, 1, cells.length));
+        columns = List.of(Arrays.copyOfRange(cells, 1, cells.length));
         continue;
       }
-      if (cells.length != workloads.size() + 1) {
+      if (cells.length != columns.size() + 1) {
         throw new IllegalArgumentException("line " + n + ": " + cells.length
-            + " cells where the header has " + (workloads.size() + 1));
+            + " cells where the header has " + (columns.size() + 1));
       }
-      double[] values = new double[workloads.size()];
+      double[] values = new double[columns.size()];
       for (int w = 0; w < values.length; w++) {
         values[w] = cell(cells[w + 1], n);
       }
@@ -90,14 +91,14 @@ public final class HarnessDays {
             + ", found " + cells[0]);
       }
     }
-    if (workloads == null || days.isEmpty()) {
+    if (columns == null || days.isEmpty()) {
       throw new IllegalArgumentException("no header or no days");
     }
     if (targets == null) {
-      targets = new double[workloads.size()];
+      targets = new double[columns.size()];
       Arrays.fill(targets, Double.NaN);
     }
-    return new Record(workloads, targets, days);
+    return new Record(columns, targets, days);
   }
 
   private static double cell(String cell, int line) {
