@@ -134,8 +134,6 @@ public final class PanelChart {
   }
 
   private static String dashed(double x1, double y1, double x2, double y2) {
-    return String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\""
-        + " stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>%n", x1, y1, x2, y2,
-        TARGET_COLOUR);
+    return Svg.dashedLine(x1, y1, x2, y2, TARGET_COLOUR, 1.5);
   }
 }

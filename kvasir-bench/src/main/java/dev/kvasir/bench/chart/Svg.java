@@ -29,8 +29,19 @@ final class Svg {
   }
 
   static String line(double x1, double y1, double x2, double y2, String colour, double width) {
+    return line(x1, y1, x2, y2, colour, width, "");
+  }
+
+  /** A line drawn in dashes, as a target is drawn against the values. */
+  static String dashedLine(double x1, double y1, double x2, double y2, String colour,
+      double width) {
+    return line(x1, y1, x2, y2, colour, width, " stroke-dasharray=\"6 4\"");
+  }
+
+  private static String line(double x1, double y1, double x2, double y2, String colour,
+      double width, String extra) {
     return String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\""
-        + " stroke=\"%s\" stroke-width=\"%.1f\"/>%n", x1, y1, x2, y2, colour, width);
+        + " stroke=\"%s\" stroke-width=\"%.1f\"%s/>%n", x1, y1, x2, y2, colour, width, extra);
   }
 
   static String text(double x, double y, String s, String anchor, int size) {
