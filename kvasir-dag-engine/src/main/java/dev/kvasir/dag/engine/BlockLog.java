@@ -14,7 +14,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
@@ -83,10 +82,10 @@ final class BlockLog implements Blockstore, AutoCloseable {
   private final Optional<OpenedFile> opened;
   /** The first damaged block read, reported until the log is opened again. */
   private volatile String damage;
-  /** Replaced when an interrupted thread closed it (docs/dag-engine.md §2). */
-  private volatile FileChannel channel;
+  /** Every read and write of the file, kept usable across interrupts (docs/dag-engine.md §2). */
+  private final LogChannel channel;
   private final WriterLock lock; // null for a reader
-  private volatile boolean closed;
+  private boolean closed;
   private final boolean readOnly;
   /**
    * Every committed block, then those the transaction in progress wrote after {@link #end}
@@ -121,9 +120,9 @@ final class BlockLog implements Blockstore, AutoCloseable {
     this.hashOf = hashOf;
     this.indexFileAfter = indexFileAfter;
     this.opened = OpenedFile.at(file);
-    this.channel = channel;
     this.lock = lock;
     this.readOnly = lock == null;
+    this.channel = new LogChannel(file, channel, readOnly);
   }
 
   /** Opens (creating unless {@code readOnly}) the log in {@code dir}. */
@@ -196,50 +195,6 @@ final class BlockLog implements Blockstore, AutoCloseable {
     return blockLog;
   }
 
-  /** Channel work, re-run on a fresh channel if another thread's interrupt closed this one. */
-  private interface Io<T> {
-    T run(FileChannel channel) throws IOException;
-  }
-
-  /**
-   * Runs {@code io} on the channel without letting an interrupt of this thread close it (a
-   * {@code FileChannel} closes itself when a thread blocked in it is interrupted, which would
-   * end every reader's access): the interrupt status is set aside for the call and put back
-   * after. An interrupt that arrives during the call still closes the channel; then a new one
-   * is opened and the work runs again (docs/dag-engine.md §2).
-   */
-  private <T> T io(Io<T> io) throws IOException {
-    boolean interrupted = Thread.interrupted();
-    try {
-      while (true) {
-        FileChannel c = channel;
-        try {
-          return io.run(c);
-        } catch (ClosedChannelException e) {
-          if (closed) {
-            throw e;
-          }
-          // A ClosedByInterruptException leaves this thread's interrupt set: keep it for later.
-          interrupted |= Thread.interrupted();
-          reopen(c);
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private synchronized void reopen(FileChannel broken) throws IOException {
-    if (closed || channel != broken) {
-      return; // closed on purpose, or another thread reopened it already
-    }
-    channel = readOnly ? FileChannel.open(file, StandardOpenOption.READ)
-        : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    log.debug("{}: reopened after an interrupt closed it", file);
-  }
-
   /**
    * Empty while the path still names the file opened; else what became of it, and commits
    * must not be made (docs/dag-engine.md §2).
@@ -259,7 +214,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
    */
   private void scan() throws IOException {
     byte[] magic = new byte[MAGIC.length];
-    if (channel.read(ByteBuffer.wrap(magic), 0) != MAGIC.length || !Arrays.equals(magic,
+    if (channel.readAt(ByteBuffer.wrap(magic), 0) != MAGIC.length || !Arrays.equals(magic,
         MAGIC)) {
       throw new KvException(file + " is not a KV/DAG block log (bad magic)");
     }
@@ -327,7 +282,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
     byte[] last = saved.commits().get(saved.commits().size() - 1).bytes();
     long markerAt = saved.end() - 5 - last.length;
     ByteBuffer marker = ByteBuffer.allocate(5 + last.length);
-    if (markerAt < MAGIC.length || readAt(marker, markerAt) < marker.capacity()
+    if (markerAt < MAGIC.length || channel.readAt(marker, markerAt) < marker.capacity()
         || marker.get(0) != COMMIT || marker.getInt(1) != last.length
         || !Arrays.equals(marker.array(), 5, marker.capacity(), last, 0, last.length)) {
       return "the log has no marker of its last commit at its end";
@@ -351,7 +306,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
       return false;
     }
     ByteBuffer head = ByteBuffer.allocate(5 + Math.min(length, MAX_CID));
-    if (readAt(head, offset - 5) < head.capacity() || head.get(0) != BLOCK
+    if (channel.readAt(head, offset - 5) < head.capacity() || head.get(0) != BLOCK
         || head.getInt(1) != length) {
       return false;
     }
@@ -429,7 +384,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
   synchronized boolean refresh() {
     try {
       int before = commits.size();
-      indexFrom(io(FileChannel::size));
+      indexFrom(channel.size());
       return commits.size() > before;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
@@ -451,7 +406,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
       long need = Math.min(5 + MAX_CID, size - pos);
       if (pos + need > windowAt + windowLength) {
         windowAt = pos;
-        windowLength = readUpTo(window, pos, size);
+        windowLength = channel.readUpTo(window, pos, size);
         if (windowLength < need) {
           break; // the file is shorter than it was: a discarded transaction was cut off
         }
@@ -485,46 +440,6 @@ final class BlockLog implements Blockstore, AutoCloseable {
     end = committedEnd;
     tail = committedEnd;
     return committedEnd;
-  }
-
-  /**
-   * Fills {@code window} from the file at {@code position}, up to {@code size} or the file's end
-   * if that comes first; returns how many bytes it holds.
-   */
-  private int readUpTo(ByteBuffer window, long position, long size) throws IOException {
-    window.clear();
-    if (size - position < window.capacity()) {
-      window.limit((int) (size - position));
-    }
-    return readAt(window, position);
-  }
-
-  private void readFully(ByteBuffer buffer, long position) throws IOException {
-    int wanted = buffer.remaining();
-    int read = readAt(buffer, position);
-    if (read < wanted) {
-      throw new EOFException(file + " ends at " + (position + read));
-    }
-  }
-
-  /**
-   * Reads into {@code buffer}'s room from {@code position} until it is full or the file ends;
-   * returns how many bytes it read.
-   */
-  private int readAt(ByteBuffer buffer, long position) throws IOException {
-    int start = buffer.position();
-    return io(c -> {
-      buffer.position(start); // again from the start if re-run
-      long at = position;
-      while (buffer.hasRemaining()) {
-        int n = c.read(buffer, at);
-        if (n < 0) {
-          break;
-        }
-        at += n;
-      }
-      return buffer.position() - start;
-    });
   }
 
   /** The commit markers' CIDs, oldest first. */
@@ -611,7 +526,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
       }
       ahead.at = offset;
       ahead.length = 0; // until the read succeeds
-      ahead.length = readAt(ByteBuffer.wrap(ahead.bytes, 0,
+      ahead.length = channel.readAt(ByteBuffer.wrap(ahead.bytes, 0,
           (int) Math.min(READ_AHEAD, committedEnd - offset)), offset);
       inWindow = ahead.length >= length;
     }
@@ -619,7 +534,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
       return blockAfter(cid, ahead.bytes, (int) (offset - ahead.at), length);
     }
     byte[] section = new byte[length];
-    readFully(ByteBuffer.wrap(section), offset);
+    channel.readFully(ByteBuffer.wrap(section), offset);
     return blockAfter(cid, section, 0, length);
   }
 
@@ -695,7 +610,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
         continue;
       }
       try {
-        readFully(ByteBuffer.wrap(start), index.offset(e));
+        channel.readFully(ByteBuffer.wrap(start), index.offset(e));
       } catch (IOException ex) {
         throw new UncheckedIOException("cannot read block " + cid + " from " + file, ex);
       }
@@ -744,10 +659,7 @@ final class BlockLog implements Blockstore, AutoCloseable {
     }
     try {
       append(commit);
-      io(c -> {
-        c.force(false);
-        return null;
-      });
+      channel.force(false);
     } catch (IOException e) {
       throw failed(e, true);
     }
@@ -808,16 +720,8 @@ final class BlockLog implements Blockstore, AutoCloseable {
   /** Writes and clears {@code buffer} at {@code position}; returns the position after it. */
   private long flush(ByteBuffer buffer, long position) throws IOException {
     buffer.flip();
-    int start = buffer.position();
-    io(c -> {
-      buffer.position(start); // again from the start if re-run
-      long at = position;
-      while (buffer.hasRemaining()) {
-        at += c.write(buffer, at);
-      }
-      return null;
-    });
-    long after = position + buffer.limit() - start;
+    long after = position + buffer.remaining();
+    channel.writeAt(buffer, position);
     buffer.clear();
     return after;
   }
@@ -875,12 +779,11 @@ final class BlockLog implements Blockstore, AutoCloseable {
    */
   private void cutDirtyTail() throws IOException {
     if (dirtyTail) {
-      io(c -> c.truncate(end));
+      channel.truncate(end);
       dirtyTail = false;
     }
   }
 
-  /** Synchronized with {@link #reopen}, so that no channel opened after it is left open. */
   @Override
   public synchronized void close() {
     if (!closed) {
