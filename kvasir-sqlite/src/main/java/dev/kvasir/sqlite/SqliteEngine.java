@@ -1,7 +1,6 @@
 package dev.kvasir.sqlite;
 
 import dev.kvasir.base.Consistency;
-import dev.kvasir.base.FileErrorReason;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.KvException;
 import dev.kvasir.base.MeterSink;
@@ -26,7 +25,6 @@ import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.ReadRange;
 import dev.kvasir.spi.StoredEntry;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -130,10 +128,11 @@ public final class SqliteEngine implements KvEngine {
     try {
       boolean readOnly = config.readOnly() && !config.inMemory();
       if (!config.inMemory()) {
-        refuseUnusable(Path.of(config.path()), readOnly);
+        FileChecks.refuseUnusable(Path.of(config.path()), readOnly);
       }
       String url = config.inMemory() ? "jdbc:sqlite::memory:"
-          : readOnly && onReadOnlyStorage(config.path()) ? immutable(config.path())
+          : readOnly && FileChecks.onReadOnlyStorage(config.path())
+          ? FileChecks.immutable(config.path())
           : "jdbc:sqlite:" + config.path();
       Optional<ReadOnlyLeftovers> leftovers = readOnly
           ? Optional.of(ReadOnlyLeftovers.before(Path.of(config.path()))) : Optional.empty();
@@ -245,78 +244,6 @@ public final class SqliteEngine implements KvEngine {
       c.setReadOnly(true);
     }
     return c.createConnection(url);
-  }
-
-  /**
-   * Refuses, before SQLite opens it, a path that names a directory, lies in a directory that
-   * does not exist or names a file that cannot be read, and for writing a file that cannot be
-   * written: SQLite would open such a file read-only without a word, and every commit, sweep
-   * and queue delivery would then fail (docs/sqlite.md §10).
-   */
-  private static void refuseUnusable(Path path, boolean readOnly) {
-    if (Files.isDirectory(path)) {
-      throw new KvException("cannot open " + path + ": it is a directory, not a database file;"
-          + " name a file, for example " + path.resolve("kv.sqlite3"));
-    }
-    Path parent = path.toAbsolutePath().getParent();
-    if (!Files.exists(path) && parent != null && !Files.isDirectory(parent)) {
-      // SQLite says only "unable to open database file"; it creates no directories.
-      throw new KvException("cannot " + (readOnly ? "open " : "create ") + path
-          + ": its directory " + parent + " does not exist"
-          + FileErrorReason.unexpandedTilde(path.toString()));
-    }
-    if (Files.exists(path) && !Files.isReadable(path)) {
-      // SQLite says only "unable to open database file"; read-only would not help either.
-      throw new KvException("cannot open " + path + ": the user "
-          + System.getProperty("user.name") + " may not read it (its permissions)");
-    }
-    if (readOnly) {
-      return;
-    }
-    if (Files.exists(path) && !Files.isWritable(path)) {
-      throw new KvException("cannot open " + path + " for writing: the file is read-only (its"
-          + " permissions, its attributes or its file system). Open it read-only to read it:"
-          + " sqlite.readOnly=true, or kvasir serve --read-only");
-    }
-    if (!onReadOnlyStorage(path.toString())) {
-      return;
-    }
-    Path dir = path.toAbsolutePath().getParent();
-    if (!Files.exists(path)) {
-      throw new KvException("cannot create " + path + ": its directory " + dir
-          + " cannot be written");
-    }
-    Path wal = Path.of(path + "-wal");
-    Path shm = Path.of(path + "-shm");
-    if (!Files.exists(wal) || !Files.exists(shm)) {
-      throw new KvException("cannot open " + path + " for writing: its directory " + dir
-          + " cannot be written, and SQLite keeps the write-ahead log beside the file (" + wal
-          + ", " + shm + "). Open it read-only to read it: sqlite.readOnly=true, or kvasir"
-          + " serve --read-only");
-    }
-  }
-
-  private static boolean onReadOnlyStorage(String path) {
-    Path dir = Path.of(path).toAbsolutePath().getParent();
-    return dir != null && Files.isDirectory(dir) && !Files.isWritable(dir);
-  }
-
-  /**
-   * The file as unchangeable: on a read-only file system SQLite cannot create the WAL's shared
-   * memory file, so it must neither lock nor look for a log. Only right when no log holds
-   * commits, which a read-only file system could not apply anyway.
-   */
-  private static String immutable(String path) {
-    Path wal = Path.of(path + "-wal");
-    try {
-      if (Files.exists(wal) && Files.size(wal) > 0) {
-        throw new KvException(path + " has a write-ahead log that cannot be applied on a"
-            + " read-only file system; open it once where it can be written");
-      }
-    } catch (IOException e) {
-      throw new KvException("cannot read " + wal + ": " + e.getMessage(), e);
-    }
-    return "jdbc:sqlite:" + Path.of(path).toAbsolutePath().toUri() + "?immutable=1";
   }
 
   private static String canonical(SqliteConfig config) {
