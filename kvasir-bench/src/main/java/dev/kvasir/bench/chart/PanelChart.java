@@ -95,6 +95,14 @@ public final class PanelChart {
     }
   }
 
+  /**
+   * The first run, the last, and every fifth that is not so close to the last that their
+   * labels would run together (20 and 21 read as "2021").
+   */
+  static boolean labelled(int run, int runs) {
+    return run == 1 || run == runs || (run % 5 == 0 && runs - run >= 3);
+  }
+
   private static void panel(StringBuilder out, Panel p, Frame f) {
     out.append(Svg.text(f.x0(), f.y0() - 6, p.label(), "start", 13));
     for (double v = 0; v <= f.yTop() + 1e-9; v += 0.5) {
@@ -103,7 +111,7 @@ public final class PanelChart {
           "end", 10));
     }
     for (int run = 1; run <= f.runs(); run++) {
-      if (run == 1 || run == f.runs() || run % 5 == 0) {
+      if (labelled(run, f.runs())) {
         out.append(Svg.text(f.px(run), f.bottom() + 14, Integer.toString(run), "middle", 10));
       }
     }
