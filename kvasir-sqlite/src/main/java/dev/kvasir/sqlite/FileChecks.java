@@ -48,15 +48,14 @@ final class FileChecks {
     if (!onReadOnlyStorage(path.toString())) {
       return;
     }
-    Path dir = path.toAbsolutePath().getParent();
     if (!Files.exists(path)) {
-      throw new KvException("cannot create " + path + ": its directory " + dir
+      throw new KvException("cannot create " + path + ": its directory " + parent
           + " cannot be written");
     }
     Path wal = Path.of(path + "-wal");
     Path shm = Path.of(path + "-shm");
     if (!Files.exists(wal) || !Files.exists(shm)) {
-      throw new KvException("cannot open " + path + " for writing: its directory " + dir
+      throw new KvException("cannot open " + path + " for writing: its directory " + parent
           + " cannot be written, and SQLite keeps the write-ahead log beside the file (" + wal
           + ", " + shm + "). Open it read-only to read it: sqlite.readOnly=true, or kvasir"
           + " serve --read-only");
