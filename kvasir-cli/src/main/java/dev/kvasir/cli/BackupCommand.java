@@ -54,7 +54,8 @@ final class BackupCommand extends DbCommand {
     CountDownLatch stop = new CountDownLatch(1);
     try (Backup backup = Backup.open(DagLocation.directory(to));
         // Ctrl-C and SIGTERM both stop it through this (Termination.stopCommandsOnSignals).
-        Kvasir.Interruption interruption = Kvasir.onInterrupt(stop::countDown)) {
+        Kvasir.Interruption interruption = Kvasir.onInterrupt(stop::countDown);
+        Kvasir.Interruption gone = ReaderWatch.onReaderGone(stop::countDown)) {
       if (once) {
         print(backup.take(kv.engine()), backup);
         return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
@@ -74,7 +75,7 @@ final class BackupCommand extends DbCommand {
           }
         }
       } while (!stop.await(interval.toMillis(), TimeUnit.MILLISECONDS));
-      return 0;
+      return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
     }
   }
 

@@ -16,6 +16,8 @@ final class CheckedOutput extends OutputStream {
 
   private final OutputStream target;
   private volatile IOException failure;
+  /** Set once {@link ReaderWatch} saw that nobody reads the output any more. */
+  private volatile IOException readerGone;
   /** When the write in progress began ({@link System#nanoTime}), or {@link #NOT_WRITING}. */
   private volatile long writeStarted = NOT_WRITING;
 
@@ -25,6 +27,7 @@ final class CheckedOutput extends OutputStream {
 
   @Override
   public void write(int b) throws IOException {
+    failIfReaderGone();
     writeStarted = System.nanoTime();
     try {
       target.write(b);
@@ -37,6 +40,7 @@ final class CheckedOutput extends OutputStream {
 
   @Override
   public void write(byte[] bytes, int offset, int length) throws IOException {
+    failIfReaderGone();
     writeStarted = System.nanoTime();
     try {
       target.write(bytes, offset, length);
@@ -58,6 +62,7 @@ final class CheckedOutput extends OutputStream {
 
   @Override
   public void flush() throws IOException {
+    failIfReaderGone();
     try {
       target.flush();
     } catch (IOException e) {
@@ -71,6 +76,29 @@ final class CheckedOutput extends OutputStream {
       target.close();
     } catch (IOException e) {
       throw remember(e);
+    }
+  }
+
+  /**
+   * Records that nobody reads the output any more ({@link ReaderWatch}): from now on every write
+   * and flush fails as a write to a pipe without a reader fails, so that a command that waits
+   * for events sees it in {@code checkError} without having to write first.
+   */
+  void readerGone() {
+    IOException gone = new IOException("Broken pipe: nobody reads standard output any more");
+    readerGone = gone;
+    remember(gone);
+  }
+
+  /** Whether {@link #readerGone} was called. */
+  boolean isReaderGone() {
+    return readerGone != null;
+  }
+
+  private void failIfReaderGone() throws IOException {
+    IOException gone = readerGone;
+    if (gone != null) {
+      throw gone;
     }
   }
 

@@ -103,6 +103,7 @@ public final class Kvasir {
       System.exit(USAGE);
     }
     Termination.stopCommandsOnSignals(stdout);
+    ReaderWatch.watch(stdout);
     int code = onLargeStack(() -> commandLineFor(args, new Kvasir(), out, err).execute(args));
     out.flush();
     System.exit(withOutputChecked(Termination.exitCode(code), stdout, err));

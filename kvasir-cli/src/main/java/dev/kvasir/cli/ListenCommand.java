@@ -49,7 +49,8 @@ final class ListenCommand extends DbCommand {
     KvEngine engine = kv.engine();
     Thread self = Thread.currentThread();
     int received = 0;
-    try (Kvasir.Interruption stop = Kvasir.onInterrupt(() -> interrupt(self))) {
+    try (Kvasir.Interruption stop = Kvasir.onInterrupt(() -> interrupt(self));
+        Kvasir.Interruption gone = ReaderWatch.onReaderGone(() -> interrupt(self))) {
       while ((count == null || received < count) && !isStopped()) {
         DequeuedMessage message = next(engine);
         if (message == null) {
@@ -72,7 +73,7 @@ final class ListenCommand extends DbCommand {
         message.finish(true);
         received++;
       }
-      return 0;
+      return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
     }
   }
 

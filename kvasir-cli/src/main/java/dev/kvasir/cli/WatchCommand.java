@@ -39,7 +39,8 @@ final class WatchCommand extends DbCommand {
   @Override
   int run(Kv kv) {
     try (WatchStream stream = kv.watch(keys);
-        Kvasir.Interruption stop = Kvasir.onInterrupt(stream::close)) {
+        Kvasir.Interruption stop = Kvasir.onInterrupt(stream::close);
+        Kvasir.Interruption gone = ReaderWatch.onReaderGone(stream::close)) {
       int emitted = 0;
       for (List<KvEntry> entries : stream) {
         print(entries);
@@ -51,7 +52,7 @@ final class WatchCommand extends DbCommand {
         }
       }
     }
-    return 0;
+    return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
   }
 
   private void print(List<KvEntry> entries) {

@@ -44,7 +44,11 @@ class CliEdgesIT {
       line.append((char) b);
     }
     out.close();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("it stopped").isTrue();
+    boolean stopped = p.waitFor(60, TimeUnit.SECONDS);
+    if (!stopped) {
+      p.destroyForcibly(); // not left running after the test
+    }
+    assertThat(stopped).as("it stopped").isTrue();
     String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     return new Jar.Run(p.exitValue(), line.toString(), err);
   }
@@ -99,6 +103,28 @@ class CliEdgesIT {
     assertThat(rest.out().lines().sorted().toList())
         .containsExactly("\"m2\"", "\"m3\"", "\"m4\"", "\"m5\"");
     assertThat(kvasir.run("count", "--prefix", "[\"dead\"]").out()).isEqualTo("0\n");
+  }
+
+  @Test
+  void commandsThatWaitForEvents_stopOnceTheReaderGoes_notAtTheirNextLine() throws Exception {
+    // Nothing changes and no message comes after the first line: these learnt that nobody
+    // reads only from their next write, and ran on, holding the database, until then.
+    assertThat(kvasir.run("set", "[\"k\"]", "1").exit()).isZero();
+    assertThat(kvasir.run("enqueue", "\"m1\"").exit()).isZero();
+    List<List<String>> commands = List.of(List.of("watch", "[\"k\"]"), List.of("listen"),
+        List.of("backup", "--to", "dag:" + dir.resolve("backup")));
+    for (List<String> command : commands) {
+      long started = System.nanoTime();
+      Jar.Run run = firstLineThenClose(command.toArray(String[]::new));
+      assertThat(run.out()).as(command.get(0)).isNotEmpty();
+      assertThat(run.exit()).as(command + ": " + run.err()).isEqualTo(Kvasir.PIPE_CLOSED);
+      assertThat(run.err()).as(command.get(0)).isEmpty();
+      System.out.printf("%s stopped %d ms after it started%n", command.get(0),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+    // listen acknowledged the message it wrote, and took nothing else.
+    assertThat(kvasir.run("info", "--json").out())
+        .contains("\"ready\":0,\"delayed\":0,\"running\":0");
   }
 
   @Test

@@ -179,6 +179,31 @@ class DistributionIT {
   }
 
   @Test
+  void watch_stopsOnceTheReaderGoes_throughTheScriptsJavaOptions() throws Exception {
+    // The script starts Java with -cp, where the jar's manifest (Add-Opens) does not count:
+    // without its own option, watch waited for the next change to learn that nobody reads.
+    Path home = unpack();
+    String db = dir.resolve("watch.sqlite3").toString();
+    assertThat(run(home, Map.of(), "set", "--db", db, "[\"k\"]", "1").exit()).isZero();
+    ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/kvasir").toString(), "watch",
+        "--db", db, "[\"k\"]").directory(dir.toFile())
+        .redirectError(dir.resolve("watch.err").toFile());
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Process watch = pb.start();
+    var out = watch.getInputStream();
+    int first = out.read();
+    out.close();
+    assertThat(first).as("a first emission").isNotEqualTo(-1);
+    boolean stopped = watch.waitFor(60, TimeUnit.SECONDS);
+    if (!stopped) {
+      watch.destroyForcibly(); // not left running after the test
+    }
+    assertThat(stopped).as("stopped without a change").isTrue();
+    assertThat(watch.exitValue()).isEqualTo(141);
+    assertThat(dir.resolve("watch.err")).isEmptyFile();
+  }
+
+  @Test
   void inTheCLocale_keysAndValuesStayAsTyped() throws Exception {
     // Java reads its arguments in the locale's character set: ASCII in the C locale, so the key
     // arrived as U+FFFD, unless bin/kvasir picks a UTF-8 locale.
