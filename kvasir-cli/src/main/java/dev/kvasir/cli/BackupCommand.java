@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
     description = {"Back the database up into a KV/DAG directory and keep following it: each"
         + " time its commit version moves (commits of other processes, Deno's included), its"
         + " state is copied as one commit of the backup, storing only the entries and shards"
-        + " that changed. Stops on SIGTERM or Ctrl-C; --once copies one state and stops.",
+        + " that changed. Stops on SIGTERM or Ctrl-C, or once nobody reads its output; --once"
+        + " copies one state and stops.",
         "Each copy is dated by when it was read: 'kvasir restore --at TIME' restores the state"
             + " the database had at TIME. Queued messages are not backed up (see the README)."},
     footer = {"", "Examples:",

@@ -13,9 +13,9 @@ import picocli.CommandLine.Option;
     description = {"Take messages from the database's queue and print each as one line of JSON,"
         + " until Ctrl-C or SIGTERM.",
         "A message is acknowledged (taken off the queue, as by a Deno listenQueue handler)"
-            + " only once its line was written. When standard output is closed (a pipe's reader"
-            + " went away), the message that could not be written is given back, due at once"
-            + " with its retries untouched, and the command stops."},
+            + " only once its line was written. Once nobody reads standard output (a pipe's"
+            + " reader went away), the command stops, and a message it could not write is given"
+            + " back, due at once with its retries untouched."},
     footer = {"", "Examples:",
         "  kvasir listen",
         "  kvasir listen --count 1 --db jobs.sqlite3"})

@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 /** {@code kvasir watch KEY...}. */
 @Command(name = "watch", mixinStandardHelpOptions = true,
     description = {"Print the entries at the keys now and again whenever one of them changes,"
-        + " until Ctrl-C or SIGTERM.",
+        + " until Ctrl-C or SIGTERM, or until nobody reads the output.",
         "Each emission is a block of KEY VALUE VERSIONSTAMP rows ended by '--', or one JSON"
             + " array per line with --json."},
     footer = {"", "Examples:",
