@@ -54,9 +54,8 @@ final class BackupCommand extends DbCommand {
   int run(Kv kv) throws InterruptedException {
     CountDownLatch stop = new CountDownLatch(1);
     try (Backup backup = Backup.open(DagLocation.directory(to));
-        // Ctrl-C and SIGTERM both stop it through this (Termination.stopCommandsOnSignals).
-        Kvasir.Interruption interruption = Kvasir.onInterrupt(stop::countDown);
-        Kvasir.Interruption gone = ReaderWatch.onReaderGone(stop::countDown)) {
+        // Ctrl-C, SIGTERM (Termination.stopCommandsOnSignals) and a reader gone stop it so.
+        Kvasir.Interruption interruption = Kvasir.untilStopped(stop::countDown)) {
       if (once) {
         print(backup.take(kv.engine()), backup);
         return out().checkError() ? Kvasir.PIPE_CLOSED : 0;

@@ -381,6 +381,20 @@ public final class Kvasir {
     return () -> ON_INTERRUPT.compareAndSet(action, null);
   }
 
+  /**
+   * What stops a command that runs until stopped ({@code watch}, {@code listen}, {@code
+   * backup}): Ctrl-C and SIGTERM as for {@link #onInterrupt}, and its reader going away
+   * ({@link ReaderWatch}).
+   */
+  static Interruption untilStopped(Runnable action) {
+    Interruption signals = onInterrupt(action);
+    Interruption reader = ReaderWatch.onReaderGone(action);
+    return () -> {
+      reader.close();
+      signals.close();
+    };
+  }
+
   /** Runs the registered interruption, if any; true if there was one. */
   static boolean interrupt() {
     Runnable action = ON_INTERRUPT.getAndSet(null);

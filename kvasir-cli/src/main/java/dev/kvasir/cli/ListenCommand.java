@@ -49,8 +49,7 @@ final class ListenCommand extends DbCommand {
     KvEngine engine = kv.engine();
     Thread self = Thread.currentThread();
     int received = 0;
-    try (Kvasir.Interruption stop = Kvasir.onInterrupt(() -> interrupt(self));
-        Kvasir.Interruption gone = ReaderWatch.onReaderGone(() -> interrupt(self))) {
+    try (Kvasir.Interruption stop = Kvasir.untilStopped(() -> interrupt(self))) {
       while ((count == null || received < count) && !isStopped()) {
         DequeuedMessage message = next(engine);
         if (message == null) {

@@ -39,8 +39,7 @@ final class WatchCommand extends DbCommand {
   @Override
   int run(Kv kv) {
     try (WatchStream stream = kv.watch(keys);
-        Kvasir.Interruption stop = Kvasir.onInterrupt(stream::close);
-        Kvasir.Interruption gone = ReaderWatch.onReaderGone(stream::close)) {
+        Kvasir.Interruption stop = Kvasir.untilStopped(stream::close)) {
       int emitted = 0;
       for (List<KvEntry> entries : stream) {
         print(entries);
