@@ -8,8 +8,11 @@ import dev.kvasir.dag.engine.Backup;
 import dev.kvasir.dag.engine.DagLocation;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -19,7 +22,8 @@ import picocli.CommandLine.Option;
         + " time its commit version moves (commits of other processes, Deno's included), its"
         + " state is copied as one commit of the backup, storing only the entries and shards"
         + " that changed. Stops on SIGTERM or Ctrl-C, or once nobody reads its output; --once"
-        + " copies one state and stops.",
+        + " copies one state and stops. A copy under way when it stops is given up, leaving"
+        + " the backup as it was.",
         "Each copy is dated by when it was read: 'kvasir restore --at TIME' restores the state"
             + " the database had at TIME. Queued messages are not backed up (see the README)."},
     footer = {"", "Examples:",
@@ -52,21 +56,45 @@ final class BackupCommand extends DbCommand {
 
   @Override
   int run(Kv kv) throws InterruptedException {
+    try (Backup backup = Backup.open(DagLocation.directory(to))) {
+      return once ? copyOnce(kv, backup) : follow(kv, backup);
+    }
+  }
+
+  /**
+   * One copy. A signal stops it half-way (its output is one line at the end, so a reader going
+   * away is seen there, as by any command).
+   */
+  private int copyOnce(Kv kv, Backup backup) {
+    AtomicBoolean stop = new AtomicBoolean();
+    try (Kvasir.Interruption signals = Kvasir.onInterrupt(() -> stop.set(true))) {
+      print(backup.take(kv.engine(), stop::get), backup);
+      return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
+    } catch (CancellationException e) {
+      err().println("backup stopped by " + Termination.stopper() + " before its copy was"
+          + " complete: " + unchanged(backup));
+      return Termination.unfinishedStatus();
+    }
+  }
+
+  /** Copies each new state until a signal or a reader gone stops it, mid-copy if need be. */
+  private int follow(Kv kv, Backup backup) throws InterruptedException {
     CountDownLatch stop = new CountDownLatch(1);
-    try (Backup backup = Backup.open(DagLocation.directory(to));
-        // Ctrl-C, SIGTERM (Termination.stopCommandsOnSignals) and a reader gone stop it so.
-        Kvasir.Interruption interruption = Kvasir.untilStopped(stop::countDown)) {
-      if (once) {
-        print(backup.take(kv.engine()), backup);
-        return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
-      }
+    BooleanSupplier stopRequested = () -> stop.getCount() == 0;
+    try (Kvasir.Interruption interruption = Kvasir.untilStopped(stop::countDown)) {
       do {
         Optional<Backup.Snapshot> copied;
         try {
-          copied = backup.takeIfChanged(kv.engine());
+          copied = backup.takeIfChanged(kv.engine(), stopRequested);
         } catch (KvUnavailableException e) {
           err().println("warning: " + e.getMessage() + "; trying again");
           continue;
+        } catch (CancellationException e) {
+          if (!out().checkError()) {
+            err().println("backup stopped by " + Termination.stopper() + " during a copy,"
+                + " which was not kept: " + unchanged(backup));
+          }
+          break;
         }
         if (copied.isPresent()) {
           print(copied, backup);
@@ -77,6 +105,11 @@ final class BackupCommand extends DbCommand {
       } while (!stop.await(interval.toMillis(), TimeUnit.MILLISECONDS));
       return out().checkError() ? Kvasir.PIPE_CLOSED : 0;
     }
+  }
+
+  private static String unchanged(Backup backup) {
+    return "the backup is as it was" + (backup.head() == null ? ", without a copy"
+        : ", ending at " + backup.head());
   }
 
   private void print(Optional<Backup.Snapshot> copied, Backup backup) {

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * A continuous backup of any engine into a {@code dag:} directory (docs/backup.md): each
@@ -70,7 +72,13 @@ public final class Backup implements AutoCloseable {
 
   /** Copies the source's state if its version moved since the last copy (a cheap look). */
   public Optional<Snapshot> takeIfChanged(KvEngine source) {
-    return source.committedVersion() == lastVersion ? Optional.empty() : take(source);
+    return takeIfChanged(source, () -> false);
+  }
+
+  /** {@link #takeIfChanged(KvEngine)} that gives up as {@link #take(KvEngine, BooleanSupplier)}. */
+  public Optional<Snapshot> takeIfChanged(KvEngine source, BooleanSupplier stopRequested) {
+    return source.committedVersion() == lastVersion ? Optional.empty()
+        : take(source, stopRequested);
   }
 
   /**
@@ -80,13 +88,24 @@ public final class Backup implements AutoCloseable {
    * @throws KvException if the source's version is below the last copy's: another database
    */
   public Optional<Snapshot> take(KvEngine source) {
+    return take(source, () -> false);
+  }
+
+  /**
+   * {@link #take(KvEngine)} that gives up once {@code stopRequested} answers true, which it
+   * asks before each entry: a first copy of a large database takes minutes, and a service
+   * manager stopping the backup waits seconds (docs/backup.md §2).
+   *
+   * @throws CancellationException if it gave up; the backup is then as it was, byte for byte
+   */
+  public Optional<Snapshot> take(KvEngine source, BooleanSupplier stopRequested) {
     long readAt = System.currentTimeMillis();
     long before = blocks.committedBytes();
     refuseIfBehind(source.committedVersion()); // before writing what the dump holds
     // The source's entries go into the backup's transaction as they are read, so that a copy
     // of a large database holds its keys and versions, not its values (docs/backup.md §6).
     Changes changes = storage.write(tx -> {
-      Changes found = new Changes(tx);
+      Changes found = new Changes(tx, stopRequested);
       long version = source.dump(found::accept);
       found.finish(version);
       refuseIfBehind(version);
@@ -141,6 +160,7 @@ public final class Backup implements AutoCloseable {
    */
   private final class Changes {
     private final Storage.Transaction tx;
+    private final BooleanSupplier stopRequested;
     /** The new state's keys and versions. */
     final KeyVersions kept = new KeyVersions();
     /** Entries written or removed. */
@@ -148,11 +168,13 @@ public final class Backup implements AutoCloseable {
     long version;
     private final KeyVersions.Cursor old = copied.cursor(); // at the last copy's next key
 
-    Changes(Storage.Transaction tx) {
+    Changes(Storage.Transaction tx, BooleanSupplier stopRequested) {
       this.tx = tx;
+      this.stopRequested = stopRequested;
     }
 
     void accept(StoredEntry e) {
+      stopIfRequested();
       byte[] key = e.key().bytes();
       int c = 1;
       while (!old.atEnd() && (c = old.compareTo(key)) < 0) {
@@ -177,7 +199,15 @@ public final class Backup implements AutoCloseable {
       version = sourceVersion;
     }
 
+    /** Ends the write with an exception, so that it commits nothing (DagStorage#write). */
+    private void stopIfRequested() {
+      if (stopRequested.getAsBoolean()) {
+        throw new CancellationException("the copy was stopped before it was complete");
+      }
+    }
+
     private void removeOld() {
+      stopIfRequested();
       tx.delete(RawKey.wrap(old.key()));
       old.advance();
       count++;

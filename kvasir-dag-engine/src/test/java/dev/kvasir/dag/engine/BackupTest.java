@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,6 +87,56 @@ class BackupTest {
       assertThat(one.changed()).isEqualTo(1);
       assertThat(one.bytes()).isLessThan(full.bytes() / 20);
       assertThat(backup.takeIfChanged(source.engine())).isEmpty();
+    }
+  }
+
+  /**
+   * A copy given up half-way ({@code kvasir backup} on SIGTERM) commits nothing and cuts off the
+   * blocks it had already written past the last commit, so the backup is as it was, byte for
+   * byte, and the next copy is whole.
+   */
+  @Test
+  void aCopyGivenUpHalfWay_leavesTheBackupByteForByte_andTheNextCopyIsWhole() throws Exception {
+    Path log = dir.resolve("bk").resolve("blocks.kvdag");
+    try (Kv source = Kv.open(dir.resolve("app.sqlite3").toString());
+        Backup backup = Backup.open(dir.resolve("bk"))) {
+      for (int i = 0; i < 100; i++) {
+        source.set(KvKey.of("early", i), i);
+      }
+      Backup.Snapshot first = backup.take(source.engine()).orElseThrow();
+      byte[] before = Files.readAllBytes(log);
+      String big = "x".repeat(2_000);
+      for (int batch = 0; batch < 20; batch++) { // 300 of 2 kB, within Deno's 800 KiB a commit
+        var atomic = source.atomic();
+        for (int i = 0; i < 300; i++) {
+          atomic.set(KvKey.of("late", batch * 300 + i), big + i);
+        }
+        atomic.commit();
+      }
+      source.delete(KvKey.of("early", 7));
+
+      int[] asked = {0};
+      long[] logBytesWhenStopped = {0};
+      assertThatThrownBy(() -> backup.take(source.engine(), () -> {
+        if (++asked[0] < 5_000) {
+          return false;
+        }
+        logBytesWhenStopped[0] = log.toFile().length();
+        return true;
+      })).isInstanceOf(CancellationException.class);
+      assertThat(logBytesWhenStopped[0]).as("blocks written past the commit (over 8 MiB)")
+          .isGreaterThan(before.length + (8L << 20));
+      assertThat(Files.readAllBytes(log)).as("cut back to the first copy").isEqualTo(before);
+      assertThat(backup.head()).isEqualTo(first.commit());
+      assertThat(backup.last().orElseThrow().entries()).isEqualTo(100);
+
+      Backup.Snapshot whole = backup.take(source.engine()).orElseThrow();
+      assertThat(whole.changed()).isEqualTo(6_001);
+      assertThat(whole.entries()).isEqualTo(6_099);
+      try (Kv restored = Kv.open(dir.resolve("restored.sqlite3").toString())) {
+        PointInTime.restore(dir.resolve("bk"), null, restored.engine());
+        assertThat(dump(restored)).isEqualTo(dump(source));
+      }
     }
   }
 
