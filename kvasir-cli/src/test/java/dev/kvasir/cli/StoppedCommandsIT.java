@@ -23,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGTERM (what a service manager sends) stops the commands that run long as they stop
  * themselves, with their database closed. {@code watch}, {@code listen} and {@code backup},
  * which run until stopped, exit 0; {@code import}, {@code export} and {@code backup --once},
- * stopped before they were done, exit 143 and say how far they got. The JVM's default ended them all at once with 143 and no word:
- * a watched Deno file kept the {@code -wal} and {@code -shm} that the read-only open had made
- * beside it, an import did not say where to resume, an export to a file left its partial
- * file.
+ * stopped before they were done, exit 143 and say how far they got. The JVM's default ended
+ * them all at once with 143 and no word: a watched Deno file kept the {@code -wal} and {@code
+ * -shm} that the read-only open had made beside it, an import did not say where to resume, an
+ * export to a file left its partial file.
  */
 class StoppedCommandsIT {
   private static final int LINES = 200_000;
