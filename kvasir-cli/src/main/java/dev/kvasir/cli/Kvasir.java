@@ -373,8 +373,8 @@ public final class Kvasir {
 
   /**
    * What Ctrl-C stops, in the shell or of a command run alone (where SIGTERM does too,
-   * {@link Termination#stopCommandsOnSignals}): the running watch, listen, backup, import or
-   * export.
+   * {@link Termination#stopCommandsOnSignals}): the running watch, listen, backup, import,
+   * export or restore.
    */
   static Interruption onInterrupt(Runnable action) {
     ON_INTERRUPT.set(action);

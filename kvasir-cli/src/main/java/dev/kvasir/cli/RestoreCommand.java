@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,7 +31,8 @@ import picocli.CommandLine.Spec;
         "The target must not exist yet, or (PostgreSQL) hold no entries. A SQLite file or"
             + " dag: directory is built beside it (NAME.restoring-PID) and renamed to NAME"
             + " once whole, so a restore that is killed leaves nothing at NAME; the next"
-            + " restore to NAME removes what it left."},
+            + " restore to NAME removes what it left. SIGTERM or Ctrl-C stop it, removing what"
+            + " it built."},
     footer = {"", "Examples:",
         "  kvasir restore --from dag:./backup --to restored.sqlite3",
         "  kvasir restore --from dag:./backup --at 2026-11-23T10:15:30Z --to restored.sqlite3",
@@ -81,10 +84,17 @@ final class RestoreCommand implements Callable<Integer> {
     }
     RestoreTarget target = RestoreTarget.of(engine, to, spec.commandLine().getErr());
     PointInTime.Restored restored;
-    try (KvEngine built = engine.open(target.location(), options)) {
-      restored = PointInTime.restore(backup, at, built);
+    AtomicBoolean stop = new AtomicBoolean();
+    try (Kvasir.Interruption signals = Kvasir.onInterrupt(() -> stop.set(true));
+        KvEngine built = engine.open(target.location(), options)) {
+      restored = PointInTime.restore(backup, at, built, stop::get);
     } catch (RuntimeException e) {
       target.discard(); // nothing half-restored is left behind
+      if (e instanceof CancellationException) {
+        spec.commandLine().getErr().println("restore stopped by " + Termination.stopper()
+            + " before it was complete: nothing was restored to " + engine.describe(to));
+        return Termination.unfinishedStatus();
+      }
       throw e;
     }
     target.moveIntoPlace();

@@ -23,10 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGTERM (what a service manager sends) stops the commands that run long as they stop
  * themselves, with their database closed. {@code watch}, {@code listen} and {@code backup},
  * which run until stopped, exit 0; {@code import}, {@code export} and {@code backup --once},
- * stopped before they were done, exit 143 and say how far they got. The JVM's default ended
- * them all at once with 143 and no word: a watched Deno file kept the {@code -wal} and {@code
- * -shm} that the read-only open had made beside it, an import did not say where to resume, an
- * export to a file left its partial file.
+ * stopped before they were done, exit 143 and say how far they got, as does {@code restore},
+ * which leaves nothing. The JVM's default ended them all at once with 143 and no word: a
+ * watched Deno file kept the {@code -wal} and {@code -shm} that the read-only open had made
+ * beside it, an import did not say where to resume, an export to a file left its partial file,
+ * a restore its {@code .restoring-PID} database.
  */
 class StoppedCommandsIT {
   private static final int LINES = 200_000;
@@ -197,6 +198,28 @@ class StoppedCommandsIT {
     Jar.Run whole = kvasir.run("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once");
     assertThat(whole.exit()).as(whole.err()).isZero();
     assertThat(whole.out()).contains((LINES + 1) + " entries, " + LINES + " changed");
+  }
+
+  /**
+   * SIGTERM stops a restore as a failure does: nothing at the target, nothing built beside it,
+   * and a word. The JVM's default ended it with its {@code .restoring-PID} database left over.
+   */
+  @Test
+  void aRestoreStoppedBySigterm_leavesNothing_andSaysSo() throws Exception {
+    Entries.write(dir.resolve("app.sqlite3").toString(), LINES, "a value to restore ");
+    Jar.Run backup = kvasir.run("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once");
+    assertThat(backup.exit()).as(backup.err()).isZero();
+
+    Process p = kvasir.start("restore", "--from", "dag:bk", "--to", "restored.sqlite3");
+    CompletableFuture<String> err = Jar.errorsOf(p);
+    kvasir.awaitWriting(p, "restored.sqlite3.restoring-", 1 << 20);
+    assertThat(sigterm(p)).as(err.get()).isEqualTo(143);
+    assertThat(err.get()).containsPattern("restore stopped by SIGTERM before it was complete:"
+        + " nothing was restored to .*restored.sqlite3");
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(f -> f.getFileName().toString())
+          .filter(n -> n.startsWith("restored"))).as("nothing at or beside the target").isEmpty();
+    }
   }
 
   /**

@@ -10,6 +10,8 @@ import dev.kvasir.spi.StoredEntry;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import java.util.stream.StreamSupport;
 
 /**
@@ -38,6 +40,17 @@ public final class PointInTime {
    * @throws KvException if {@code target} holds entries
    */
   public static Restored restore(Path dir, String at, KvEngine target) {
+    return restore(dir, at, target, () -> false);
+  }
+
+  /**
+   * {@link #restore(Path, String, KvEngine)} that gives up once {@code stopRequested} answers
+   * true, which it asks before each entry (docs/backup.md §3).
+   *
+   * @throws CancellationException if it gave up; the target's transaction committed nothing
+   */
+  public static Restored restore(Path dir, String at, KvEngine target,
+      BooleanSupplier stopRequested) {
     if (!target.snapshotRead(List.of(new ReadRange(RawKey.BELOW_ALL, RawKey.ABOVE_ALL, 1,
         false)), Consistency.STRONG).get(0).isEmpty()) {
       throw new KvException("the target database holds entries; restore into a new or empty"
@@ -50,7 +63,12 @@ public final class PointInTime {
       long[] count = {0};
       target.load(() -> {
         count[0] = 0; // a target that retries its transaction reads them again
-        return StreamSupport.stream(live.spliterator(), false).peek(e -> count[0]++).iterator();
+        return StreamSupport.stream(live.spliterator(), false).peek(e -> {
+          if (stopRequested.getAsBoolean()) {
+            throw new CancellationException("the restore was stopped before it was complete");
+          }
+          count[0]++;
+        }).iterator();
       });
       CommitRecord head = source.head();
       return new Restored(count[0], source.headCid(), head.version(), head.time());

@@ -194,6 +194,33 @@ class BackupTest {
     }
   }
 
+  /** A restore given up half-way ({@code kvasir restore} on SIGTERM) commits nothing. */
+  @Test
+  void aRestoreGivenUpHalfWay_commitsNothing_andCanRunAgain() {
+    try (Kv source = Kv.open(":memory:"); Backup backup = Backup.open(dir.resolve("bk"))) {
+      for (int batch = 0; batch < 3; batch++) {
+        var atomic = source.atomic();
+        for (int i = 0; i < 1_000; i++) {
+          atomic.set(KvKey.of("k", batch * 1_000 + i), "value " + i);
+        }
+        atomic.commit();
+      }
+      backup.take(source.engine()).orElseThrow();
+      try (Kv target = Kv.open(dir.resolve("restored.sqlite3").toString())) {
+        int[] asked = {0};
+        // Past the 1 024 puts the SQLite engine writes to its transaction at a time.
+        assertThatThrownBy(() -> PointInTime.restore(dir.resolve("bk"), null, target.engine(),
+            () -> ++asked[0] > 2_500)).isInstanceOf(CancellationException.class);
+        assertThat(asked[0]).isEqualTo(2_501);
+        assertThat(dump(target)).isEmpty();
+
+        assertThat(PointInTime.restore(dir.resolve("bk"), null, target.engine(), () -> false)
+            .entries()).isEqualTo(3_000);
+        assertThat(dump(target)).isEqualTo(dump(source));
+      }
+    }
+  }
+
   @Test
   void restore_refusesATargetWithEntries() {
     try (Kv source = Kv.open(":memory:"); Backup backup = Backup.open(dir.resolve("bk"))) {
