@@ -374,7 +374,7 @@ public final class Kvasir {
   /**
    * What Ctrl-C stops, in the shell or of a command run alone (where SIGTERM does too,
    * {@link Termination#stopCommandsOnSignals}): the running watch, listen, backup, import,
-   * export or restore.
+   * export, restore or replicate.
    */
   static Interruption onInterrupt(Runnable action) {
     ON_INTERRUPT.set(action);

@@ -9,6 +9,9 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -20,7 +23,7 @@ import picocli.CommandLine.Spec;
     description = {"Bring a KV/DAG database up to another: the commits it lacks, each with"
         + " only the blocks it does not have, every block checked against its hash. A damaged"
         + " or truncated source is refused, naming the block, and the target stays at its last"
-        + " whole commit.",
+        + " whole commit; SIGTERM or Ctrl-C leave it so too.",
         "SOURCE and TARGET are dag:DIR or a .car file (the whole history, rooted at the newest"
             + " commit). A server can serve a replica as it grows: kvasir serve --db"
             + " dag:DIR --read-only."},
@@ -41,22 +44,15 @@ final class ReplicateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    AtomicBoolean stop = new AtomicBoolean();
     Replication.Result result;
-    if (isCar(source) && isCar(target)) {
-      throw new IllegalArgumentException("one of SOURCE and TARGET must be a dag:DIR");
-    } else if (isCar(target)) {
-      result = FileMoves.writeAside(Path.of(target), spec.commandLine().getErr(), partial -> {
-        try (OutputStream out = Files.newOutputStream(partial)) {
-          return Replication.toCar(DagLocation.directory(source), out);
-        }
-      });
-    } else if (isCar(source)) {
-      try (InputStream in = Files.newInputStream(Path.of(source))) {
-        result = Replication.fromCar(in, DagLocation.directory(target));
-      }
-    } else {
-      result = Replication.replicate(DagLocation.directory(source),
-          DagLocation.directory(target));
+    try (Kvasir.Interruption signals = Kvasir.onInterrupt(() -> stop.set(true))) {
+      result = replicate(stop::get);
+    } catch (CancellationException e) {
+      spec.commandLine().getErr().println("replicate stopped by " + Termination.stopper()
+          + " before it was complete: " + (isCar(target) ? target + " is as it was"
+          : target + " keeps the commits that arrived whole; run it again to go on"));
+      return Termination.unfinishedStatus();
     }
     ObjectNode out = Render.JSON.createObjectNode();
     out.put("commits", result.commits());
@@ -71,6 +67,24 @@ final class ReplicateCommand implements Callable<Integer> {
           + result.head());
     }
     return 0;
+  }
+
+  private Replication.Result replicate(BooleanSupplier stop) throws IOException {
+    if (isCar(source) && isCar(target)) {
+      throw new IllegalArgumentException("one of SOURCE and TARGET must be a dag:DIR");
+    } else if (isCar(target)) {
+      return FileMoves.writeAside(Path.of(target), spec.commandLine().getErr(), partial -> {
+        try (OutputStream out = Files.newOutputStream(partial)) {
+          return Replication.toCar(DagLocation.directory(source), out, stop);
+        }
+      });
+    } else if (isCar(source)) {
+      try (InputStream in = Files.newInputStream(Path.of(source))) {
+        return Replication.fromCar(in, DagLocation.directory(target), stop);
+      }
+    }
+    return Replication.replicate(DagLocation.directory(source), DagLocation.directory(target),
+        stop);
   }
 
   private static boolean isCar(String location) {

@@ -27,14 +27,14 @@ final class Termination {
 
   /**
    * Has SIGINT and SIGTERM stop the command that registered with {@link Kvasir#onInterrupt}
-   * (watch, listen, backup, import, export, restore) as it stops itself, so that it returns and
-   * closes its database. The JVM's default ended the process at once: the database stayed
-   * open, and the read-only open of a file without a write-ahead log left {@code -wal} and
-   * {@code -shm} beside it (docs/sqlite.md §7). Without such a command, and on a second
-   * signal, the process ends as under that default (status 128 + the signal's number, shutdown
-   * hooks run), and so does a command whose standard output stays blocked after the signal.
-   * Where the signal was ignored when the JVM started (a background job of a script), it stays
-   * ignored.
+   * (watch, listen, backup, import, export, restore, replicate) as it stops itself, so that it
+   * returns and closes its database. The JVM's default ended the process at once: the
+   * database stayed open, and the read-only open of a file without a write-ahead log left
+   * {@code -wal} and {@code -shm} beside it (docs/sqlite.md §7). Without such a command, and on
+   * a second signal, the process ends as under that default (status 128 + the signal's number,
+   * shutdown hooks run), and so does a command whose standard output stays blocked after the
+   * signal. Where the signal was ignored when the JVM started (a background job of a script),
+   * it stays ignored.
    */
   static void stopCommandsOnSignals(CheckedOutput stdout) {
     handle("INT", () -> stop(SIGINT, stdout));

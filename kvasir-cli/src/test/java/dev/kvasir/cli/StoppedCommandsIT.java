@@ -23,11 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGTERM (what a service manager sends) stops the commands that run long as they stop
  * themselves, with their database closed. {@code watch}, {@code listen} and {@code backup},
  * which run until stopped, exit 0; {@code import}, {@code export} and {@code backup --once},
- * stopped before they were done, exit 143 and say how far they got, as does {@code restore},
- * which leaves nothing. The JVM's default ended them all at once with 143 and no word: a
- * watched Deno file kept the {@code -wal} and {@code -shm} that the read-only open had made
- * beside it, an import did not say where to resume, an export to a file left its partial file,
- * a restore its {@code .restoring-PID} database.
+ * stopped before they were done, exit 143 and say how far they got, as do {@code restore} and
+ * {@code replicate}. The JVM's default ended them all at once with 143 and no word: a watched
+ * Deno file kept the {@code -wal} and {@code -shm} that the read-only open had made beside it,
+ * an import did not say where to resume, an export to a file left its partial file, a restore
+ * its {@code .restoring-PID} database.
  */
 class StoppedCommandsIT {
   private static final int LINES = 200_000;
@@ -201,11 +201,12 @@ class StoppedCommandsIT {
   }
 
   /**
-   * SIGTERM stops a restore as a failure does: nothing at the target, nothing built beside it,
-   * and a word. The JVM's default ended it with its {@code .restoring-PID} database left over.
+   * SIGTERM stops a restore or a replication as a failure does: nothing at the target, nothing
+   * built beside it, and a word. The JVM's default ended them without one, a restore with its
+   * {@code .restoring-PID} database left over and a replication with an empty one.
    */
   @Test
-  void aRestoreStoppedBySigterm_leavesNothing_andSaysSo() throws Exception {
+  void aRestoreOrReplicationStoppedBySigterm_leavesNothing_andSaysSo() throws Exception {
     Entries.write(dir.resolve("app.sqlite3").toString(), LINES, "a value to restore ");
     Jar.Run backup = kvasir.run("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once");
     assertThat(backup.exit()).as(backup.err()).isZero();
@@ -220,6 +221,14 @@ class StoppedCommandsIT {
       assertThat(files.map(f -> f.getFileName().toString())
           .filter(n -> n.startsWith("restored"))).as("nothing at or beside the target").isEmpty();
     }
+
+    Process replicate = kvasir.start("replicate", "dag:bk", "dag:replica");
+    CompletableFuture<String> replicateErr = Jar.errorsOf(replicate);
+    awaitCopyUnderWay(replicate, dir.resolve("replica").resolve("blocks.kvdag"), 0);
+    assertThat(sigterm(replicate)).as(replicateErr.get()).isEqualTo(143);
+    assertThat(replicateErr.get()).contains("replicate stopped by SIGTERM before it was"
+        + " complete: dag:replica keeps the commits that arrived whole; run it again to go on");
+    assertThat(dir.resolve("replica")).as("no commit arrived whole").doesNotExist();
   }
 
   /**

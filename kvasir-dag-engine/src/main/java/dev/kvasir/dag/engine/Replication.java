@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -26,6 +28,10 @@ import java.util.function.Function;
  * source's commits it lacks, each with only the blocks it does not have, every block checked
  * against its hash as it is read. A commit is written whole or not at all, so a damaged or
  * truncated source leaves the target at the last commit that arrived whole.
+ *
+ * <p>Each method has a form that gives up once a {@code BooleanSupplier} answers true, asked
+ * before each block, with {@link CancellationException}: the target then keeps the commits that
+ * arrived whole, as after a damaged source (docs/backup.md §4).
  */
 public final class Replication {
   private Replication() {}
@@ -42,8 +48,13 @@ public final class Replication {
 
   /** Brings the {@code dag:} database {@code to} (created if needed) up to {@code from}. */
   public static Result replicate(Path from, Path to) {
+    return replicate(from, to, () -> false);
+  }
+
+  /** {@link #replicate(Path, Path)} that gives up once {@code stopRequested} answers true. */
+  public static Result replicate(Path from, Path to, BooleanSupplier stopRequested) {
     try (BlockLog source = BlockLog.open(from, true)) {
-      return into(to, target -> copy(source.commits(), source, target));
+      return into(to, target -> copy(source.commits(), source, target, stopRequested));
     }
   }
 
@@ -52,12 +63,18 @@ public final class Replication {
    * commits before it are reached through each record's {@code previous} link.
    */
   public static Result toCar(Path from, OutputStream out) throws IOException {
+    return toCar(from, out, () -> false);
+  }
+
+  /** {@link #toCar(Path, OutputStream)} that gives up once {@code stopRequested} answers true. */
+  public static Result toCar(Path from, OutputStream out, BooleanSupplier stopRequested)
+      throws IOException {
     try (BlockLog source = BlockLog.open(from, true)) {
       Cid head = source.lastCommit();
       if (head == null) {
         throw new KvException("KV/DAG database " + from + " has no commit to send");
       }
-      CountingOutput counting = new CountingOutput(out);
+      CountingOutput counting = new CountingOutput(out, stopRequested);
       long blocks = Car.export(source, head, counting);
       return new Result(source.commits().size(), blocks, counting.count, head);
     }
@@ -68,6 +85,12 @@ public final class Replication {
    * {@link #toCar}. A CAR cut short is read as far as it goes; what it lacks is then named.
    */
   public static Result fromCar(InputStream in, Path to) throws IOException {
+    return fromCar(in, to, () -> false);
+  }
+
+  /** {@link #fromCar(InputStream, Path)} that gives up once {@code stopRequested} answers true. */
+  public static Result fromCar(InputStream in, Path to, BooleanSupplier stopRequested)
+      throws IOException {
     MemoryBlockstore blocks = new MemoryBlockstore();
     List<Cid> roots;
     IOException cut = null;
@@ -75,6 +98,7 @@ public final class Replication {
       roots = car.roots();
       try {
         for (Block b = car.next(); b != null; b = car.next()) {
+          stopIfRequested(stopRequested);
           blocks.put(b);
         }
       } catch (IOException e) {
@@ -86,7 +110,8 @@ public final class Replication {
           + " has one, its newest commit");
     }
     try {
-      return into(to, target -> copy(chain(blocks, roots.get(0)), blocks, target));
+      return into(to, target -> copy(chain(blocks, roots.get(0)), blocks, target,
+          stopRequested));
     } catch (MissingBlockException e) {
       if (cut != null) {
         throw new MissingBlockException(e.cid(), "missing: the CAR is cut short ("
@@ -138,7 +163,8 @@ public final class Replication {
     return commits;
   }
 
-  private static Result copy(List<Cid> commits, Blockstore source, BlockLog target) {
+  private static Result copy(List<Cid> commits, Blockstore source, BlockLog target,
+      BooleanSupplier stopRequested) {
     List<Cid> have = target.commits();
     if (have.size() > commits.size() || !commits.subList(0, have.size()).equals(have)) {
       throw new KvException("the target has commits the source does not ("
@@ -153,6 +179,7 @@ public final class Replication {
       todo.push(commit);
       try {
         while (!todo.isEmpty()) {
+          stopIfRequested(stopRequested);
           Cid cid = todo.pop();
           if (target.has(cid)) {
             continue; // and so has everything it links to: a log holds whole commits
@@ -174,23 +201,33 @@ public final class Replication {
     return new Result(missing.size(), blocks, bytes, target.lastCommit());
   }
 
-  /** Counts what passes through to {@code out}. */
+  private static void stopIfRequested(BooleanSupplier stopRequested) {
+    if (stopRequested.getAsBoolean()) {
+      throw new CancellationException("the replication was stopped before it was complete");
+    }
+  }
+
+  /** Counts what passes through to {@code out}, and stops it when asked to. */
   private static final class CountingOutput extends OutputStream {
     private final OutputStream out;
+    private final BooleanSupplier stopRequested;
     long count;
 
-    CountingOutput(OutputStream out) {
+    CountingOutput(OutputStream out, BooleanSupplier stopRequested) {
       this.out = out;
+      this.stopRequested = stopRequested;
     }
 
     @Override
     public void write(int b) throws IOException {
+      stopIfRequested(stopRequested);
       out.write(b);
       count++;
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
+      stopIfRequested(stopRequested);
       out.write(b, off, len);
       count += len;
     }

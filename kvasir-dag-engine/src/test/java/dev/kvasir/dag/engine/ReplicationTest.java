@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -98,6 +99,45 @@ class ReplicationTest {
     try (Kv replica = Kv.open("dag:" + b())) {
       assertThat(replica.get(KvKey.of("k", 2)).value(String.class)).isEqualTo("value 2");
     }
+  }
+
+  /**
+   * A replication given up before its last block ({@code kvasir replicate} on SIGTERM) keeps
+   * the commits that arrived whole, and the next one goes on from them; one given up before any
+   * commit arrived leaves no database, and a CAR's writing stops too.
+   */
+  @Test
+  void aReplicationGivenUp_keepsTheWholeCommits_andTheNextGoesOn() throws Exception {
+    write(a(), 0, 5);
+    List<Cid> source = commits(a());
+    int[] asked = {0};
+    Replication.replicate(a(), dir.resolve("counted"), () -> {
+      asked[0]++;
+      return false;
+    });
+    int all = asked[0];
+
+    int[] now = {0};
+    assertThatThrownBy(() -> Replication.replicate(a(), b(), () -> ++now[0] >= all))
+        .isInstanceOf(CancellationException.class);
+    assertThat(commits(b())).isEqualTo(source.subList(0, source.size() - 1));
+    Replication.Result rest = Replication.replicate(a(), b(), () -> false);
+    assertThat(rest.commits()).isEqualTo(1);
+    assertThat(fingerprint(b())).isEqualTo(fingerprint(a()));
+
+    Path none = dir.resolve("none");
+    assertThatThrownBy(() -> Replication.replicate(a(), none, () -> true))
+        .isInstanceOf(CancellationException.class);
+    assertThat(none).doesNotExist();
+
+    ByteArrayOutputStream car = new ByteArrayOutputStream();
+    Replication.toCar(a(), car);
+    int[] writes = {0};
+    assertThatThrownBy(() -> Replication.toCar(a(), new ByteArrayOutputStream(),
+        () -> ++writes[0] > 3)).isInstanceOf(CancellationException.class);
+    assertThatThrownBy(() -> Replication.fromCar(new ByteArrayInputStream(car.toByteArray()),
+        none, () -> true)).isInstanceOf(CancellationException.class);
+    assertThat(none).doesNotExist();
   }
 
   @Test
