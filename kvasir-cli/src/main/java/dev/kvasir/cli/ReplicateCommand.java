@@ -50,8 +50,7 @@ final class ReplicateCommand implements Callable<Integer> {
       result = replicate(stop::get);
     } catch (CancellationException e) {
       spec.commandLine().getErr().println("replicate stopped by " + Termination.stopper()
-          + " before it was complete: " + (isCar(target) ? target + " is as it was"
-          : target + " keeps the commits that arrived whole; run it again to go on"));
+          + " before it was complete: " + leftAt());
       return Termination.unfinishedStatus();
     }
     ObjectNode out = Render.JSON.createObjectNode();
@@ -85,6 +84,17 @@ final class ReplicateCommand implements Callable<Integer> {
     }
     return Replication.replicate(DagLocation.directory(source), DagLocation.directory(target),
         stop);
+  }
+
+  /** Where a stopped replication left the target (Replication removes one it made in vain). */
+  private String leftAt() {
+    if (isCar(target)) {
+      return target + " is as it was";
+    }
+    if (Files.notExists(DagLocation.directory(target))) {
+      return "nothing was replicated to " + target;
+    }
+    return target + " keeps the commits that arrived whole; run it again to go on";
   }
 
   private static boolean isCar(String location) {
