@@ -174,7 +174,7 @@ public final class Backup implements AutoCloseable {
     }
 
     void accept(StoredEntry e) {
-      stopIfRequested();
+      StopRequests.check(stopRequested, "copy");
       byte[] key = e.key().bytes();
       int c = 1;
       while (!old.atEnd() && (c = old.compareTo(key)) < 0) {
@@ -199,15 +199,8 @@ public final class Backup implements AutoCloseable {
       version = sourceVersion;
     }
 
-    /** Ends the write with an exception, so that it commits nothing (DagStorage#write). */
-    private void stopIfRequested() {
-      if (stopRequested.getAsBoolean()) {
-        throw new CancellationException("the copy was stopped before it was complete");
-      }
-    }
-
     private void removeOld() {
-      stopIfRequested();
+      StopRequests.check(stopRequested, "copy");
       tx.delete(RawKey.wrap(old.key()));
       old.advance();
       count++;

@@ -64,9 +64,7 @@ public final class PointInTime {
       target.load(() -> {
         count[0] = 0; // a target that retries its transaction reads them again
         return StreamSupport.stream(live.spliterator(), false).peek(e -> {
-          if (stopRequested.getAsBoolean()) {
-            throw new CancellationException("the restore was stopped before it was complete");
-          }
+          StopRequests.check(stopRequested, "restore");
           count[0]++;
         }).iterator();
       });

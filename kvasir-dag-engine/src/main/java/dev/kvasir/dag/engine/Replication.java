@@ -98,7 +98,7 @@ public final class Replication {
       roots = car.roots();
       try {
         for (Block b = car.next(); b != null; b = car.next()) {
-          stopIfRequested(stopRequested);
+          StopRequests.check(stopRequested, "replication");
           blocks.put(b);
         }
       } catch (IOException e) {
@@ -179,7 +179,7 @@ public final class Replication {
       todo.push(commit);
       try {
         while (!todo.isEmpty()) {
-          stopIfRequested(stopRequested);
+          StopRequests.check(stopRequested, "replication");
           Cid cid = todo.pop();
           if (target.has(cid)) {
             continue; // and so has everything it links to: a log holds whole commits
@@ -201,12 +201,6 @@ public final class Replication {
     return new Result(missing.size(), blocks, bytes, target.lastCommit());
   }
 
-  private static void stopIfRequested(BooleanSupplier stopRequested) {
-    if (stopRequested.getAsBoolean()) {
-      throw new CancellationException("the replication was stopped before it was complete");
-    }
-  }
-
   /** Counts what passes through to {@code out}, and stops it when asked to. */
   private static final class CountingOutput extends OutputStream {
     private final OutputStream out;
@@ -220,14 +214,14 @@ public final class Replication {
 
     @Override
     public void write(int b) throws IOException {
-      stopIfRequested(stopRequested);
+      StopRequests.check(stopRequested, "replication");
       out.write(b);
       count++;
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      stopIfRequested(stopRequested);
+      StopRequests.check(stopRequested, "replication");
       out.write(b, off, len);
       count += len;
     }
