@@ -115,17 +115,23 @@ final class Jar {
   }
 
   /**
-   * Waits until {@code p}, a command started here, has a file in the working directory whose
-   * name starts with {@code prefix} and that holds more than {@code bytes} bytes; fails if the
-   * command ends first or takes over a minute.
+   * Waits until {@code p}, a command started here, has a file in the working directory (or in
+   * the directory below it that {@code prefix} names first, as in {@code bk/blocks.kvdag})
+   * whose name starts with {@code prefix} and that holds more than {@code bytes} bytes; fails if
+   * the command ends first or takes over a minute.
    */
   void awaitWriting(Process p, String prefix, long bytes) throws Exception {
+    Path named = dir.resolve(prefix);
+    Path in = named.getParent();
+    String start = named.getFileName().toString();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
-      try (Stream<Path> files = Files.list(dir)) {
-        if (files.anyMatch(f -> f.getFileName().toString().startsWith(prefix)
-            && sizeOf(f) > bytes)) {
-          return;
+      if (Files.isDirectory(in)) { // one the command makes may not be there yet
+        try (Stream<Path> files = Files.list(in)) {
+          if (files.anyMatch(f -> f.getFileName().toString().startsWith(start)
+              && sizeOf(f) > bytes)) {
+            return;
+          }
         }
       }
       if (!p.isAlive()) {

@@ -178,9 +178,12 @@ class StoppedCommandsIT {
     byte[] before = Files.readAllBytes(log);
     Entries.write(dir.resolve("app.sqlite3").toString(), LINES, "a value to back up ");
 
+    // A copy is under way once it has written blocks past the backup's last commit: a
+    // transaction over 8 MiB writes them as it goes (docs/dag-engine.md §2).
+    long underWay = before.length + (1 << 20);
     Process following = kvasir.start("backup", "--db", "app.sqlite3", "--to", "dag:bk");
     CompletableFuture<String> followingErr = Jar.errorsOf(following);
-    awaitCopyUnderWay(following, log, before.length);
+    kvasir.awaitWriting(following, "bk/blocks.kvdag", underWay);
     assertThat(sigterm(following)).as(followingErr.get()).isZero();
     assertThat(followingErr.get()).contains("backup stopped by SIGTERM during a copy, which was"
         + " not kept: the backup is as it was, ending at " + head);
@@ -188,7 +191,7 @@ class StoppedCommandsIT {
 
     Process once = kvasir.start("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once");
     CompletableFuture<String> onceErr = Jar.errorsOf(once);
-    awaitCopyUnderWay(once, log, before.length);
+    kvasir.awaitWriting(once, "bk/blocks.kvdag", underWay);
     assertThat(sigterm(once)).as(onceErr.get()).isEqualTo(143);
     assertThat(onceErr.get()).contains("backup stopped by SIGTERM before its copy was complete:"
         + " the backup is as it was, ending at " + head);
@@ -224,24 +227,11 @@ class StoppedCommandsIT {
 
     Process replicate = kvasir.start("replicate", "dag:bk", "dag:replica");
     CompletableFuture<String> replicateErr = Jar.errorsOf(replicate);
-    awaitCopyUnderWay(replicate, dir.resolve("replica").resolve("blocks.kvdag"), 0);
+    kvasir.awaitWriting(replicate, "replica/blocks.kvdag", 1 << 20); // under way, as above
     assertThat(sigterm(replicate)).as(replicateErr.get()).isEqualTo(143);
     assertThat(replicateErr.get()).contains("replicate stopped by SIGTERM before it was"
         + " complete: nothing was replicated to dag:replica");
     assertThat(dir.resolve("replica")).as("no commit arrived whole").doesNotExist();
-  }
-
-  /**
-   * Waits until a copy has written blocks past the backup's last commit (a transaction over 8
-   * MiB writes them as it goes, docs/dag-engine.md §2), so that it is under way.
-   */
-  private static void awaitCopyUnderWay(Process p, Path log, long committed) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (log.toFile().length() <= committed + (1 << 20)) {
-      assertThat(p.isAlive()).as("copying").isTrue();
-      assertThat(System.nanoTime()).as("a copy under way within 60 s").isLessThan(deadline);
-      Thread.sleep(2);
-    }
   }
 
   /**
