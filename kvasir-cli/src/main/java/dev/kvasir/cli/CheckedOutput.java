@@ -20,6 +20,8 @@ final class CheckedOutput extends OutputStream {
   private volatile IOException readerGone;
   /** When the write in progress began ({@link System#nanoTime}), or {@link #NOT_WRITING}. */
   private volatile long writeStarted = NOT_WRITING;
+  /** Writes that did not take their bytes. */
+  private volatile long failedWrites;
 
   CheckedOutput(OutputStream target) {
     this.target = target;
@@ -27,28 +29,30 @@ final class CheckedOutput extends OutputStream {
 
   @Override
   public void write(int b) throws IOException {
-    failIfReaderGone();
-    writeStarted = System.nanoTime();
+    write(new byte[] {(byte) b}, 0, 1);
+  }
+
+  @Override
+  public void write(byte[] bytes, int offset, int length) throws IOException {
     try {
-      target.write(b);
+      failIfReaderGone();
+      writeStarted = System.nanoTime();
+      target.write(bytes, offset, length);
     } catch (IOException e) {
+      failedWrites++;
       throw remember(e);
     } finally {
       writeStarted = NOT_WRITING;
     }
   }
 
-  @Override
-  public void write(byte[] bytes, int offset, int length) throws IOException {
-    failIfReaderGone();
-    writeStarted = System.nanoTime();
-    try {
-      target.write(bytes, offset, length);
-    } catch (IOException e) {
-      throw remember(e);
-    } finally {
-      writeStarted = NOT_WRITING;
-    }
+  /**
+   * How many writes have failed to take their bytes. Unlike a {@link java.io.PrintWriter}'s
+   * {@code checkError}, which also fails once {@link #readerGone} was called, this tells whether
+   * bytes written <em>before</em> the reader went away reached it.
+   */
+  long failedWrites() {
+    return failedWrites;
   }
 
   /**

@@ -88,8 +88,7 @@ public final class Kvasir {
     // Straight on the file descriptors, not System.out: a PrintStream hides write errors, and
     // commands must see a closed pipe (checkError) to stop reading and acknowledging.
     CheckedOutput stdout = new CheckedOutput(new FileOutputStream(FileDescriptor.out));
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8),
-        true);
+    PrintWriter out = new StandardOutput(stdout);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(
         new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
     String loggingProblem = Logging.environmentProblem();

@@ -64,8 +64,7 @@ final class ListenCommand extends DbCommand {
           message.finish(false);
           continue;
         }
-        out().println(line);
-        if (out().checkError()) {
+        if (!StandardOutput.printLine(out(), line)) {
           message.release();
           return Kvasir.PIPE_CLOSED;
         }
