@@ -196,6 +196,7 @@ public final class PostgresEngine implements KvEngine {
     ensureOpen();
     long earliest = writer.execute(tx -> {
       Restore.load(tx, entries);
+      tx.flush(); // the last puts may still wait in Tx's batch, unseen (docs/backup.md §3)
       return earliestExpiry(tx.connection);
     });
     sweepAtOrBefore(earliest);
