@@ -196,8 +196,7 @@ public final class PostgresEngine implements KvEngine {
     ensureOpen();
     long earliest = writer.execute(tx -> {
       Restore.load(tx, entries);
-      tx.flush(); // the last puts may still wait in Tx's batch, unseen (docs/backup.md §3)
-      return earliestExpiry(tx.connection);
+      return tx.earliestExpiry();
     });
     sweepAtOrBefore(earliest);
   }
@@ -274,22 +273,13 @@ public final class PostgresEngine implements KvEngine {
     try {
       timer.executor().execute(() -> {
         try {
-          sweepAtOrBefore(db.run("find the next expiry", this::earliestExpiry));
+          sweepAtOrBefore(db.run("find the next expiry", c -> Reads.earliestExpiry(c, sql)));
         } catch (KvException e) {
           // closing or unreachable: the fallback sweep looks again
         }
       });
     } catch (RejectedExecutionException e) {
       // closed
-    }
-  }
-
-  private long earliestExpiry(Connection c) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement(sql.earliestExpiry);
-        ResultSet r = p.executeQuery()) {
-      r.next();
-      long at = r.getLong(1);
-      return r.wasNull() ? Long.MAX_VALUE : at;
     }
   }
 
@@ -332,7 +322,7 @@ public final class PostgresEngine implements KvEngine {
           tx.afterCommit(() -> notifier.changed(removed));
         }
         tx.afterCommit(() -> timer.sweepFinished(removed.size()));
-        return earliestExpiry(tx.connection);
+        return tx.earliestExpiry();
       })));
     } catch (KvClosedException e) {
       return;

@@ -41,6 +41,16 @@ final class Reads {
     }
   }
 
+  /** The earliest expiry stored, by the server's clock; {@code Long.MAX_VALUE} for none. */
+  static long earliestExpiry(Connection c, Sql sql) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql.earliestExpiry);
+        ResultSet r = p.executeQuery()) {
+      r.next();
+      long at = r.getLong(1);
+      return r.wasNull() ? Long.MAX_VALUE : at;
+    }
+  }
+
   private static boolean allExactKeys(List<ReadRange> ranges) {
     return ranges.stream().allMatch(ReadRange::isOneKey);
   }

@@ -181,6 +181,15 @@ final class Tx implements QueueTx<SQLException> {
     statements.close();
   }
 
+  /**
+   * The earliest expiry stored, this transaction's puts included: a load's last puts still
+   * waited in the batch, unseen, and were swept only a minute late (docs/backup.md §3).
+   */
+  long earliestExpiry() throws SQLException {
+    flush();
+    return Reads.earliestExpiry(connection, sql);
+  }
+
   @Override
   public StoredValue get(RawKey key, long nowMs) throws SQLException {
     flush(); // it must see the writes before it
