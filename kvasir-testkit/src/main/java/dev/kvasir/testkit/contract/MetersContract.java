@@ -46,22 +46,45 @@ public abstract class MetersContract extends ContractBase {
   }
 
   /**
+   * A commit whose entry expires sooner than the sweep already scheduled brings that sweep
+   * forward; a sweep only at the later time would leave the entry stored for up to {@link
+   * dev.kvasir.engine.Expiry#SWEEP_AT_LEAST_EVERY_MS}.
+   */
+  @Test
+  void aCommitExpiringSooner_bringsTheScheduledSweepForward() throws Exception {
+    requireEngineMeters();
+    sweepAnEarlierEntry();
+    kv.set(key("long"), "lived", Duration.ofHours(1));
+    assertThat(kv.atomic().set(key("short"), "lived", Duration.ofMillis(300)).commit().ok())
+        .isTrue();
+    assertThat(await(() -> sink.count("kvasir.engine.swept.entries"), 2)).isEqualTo(2);
+    assertThat(kv.get(key("long")).exists()).isTrue();
+  }
+
+  /**
    * A load schedules the sweep of what it stored, as a commit does: left to the sweep every
    * {@link dev.kvasir.engine.Expiry#SWEEP_AT_LEAST_EVERY_MS}, it would come after the wait.
-   * The load comes once an earlier entry has been swept, so that no sweep (the one an engine
-   * may run as it opens) is left to find the loaded entry by chance.
    */
   @Test
   void anEntryLoadedWithAnExpiry_isSweptWhenItExpires() throws Exception {
     requireEngineMeters();
     assumeTrue(subject().copiesEntries(), "the engine cannot load entries");
-    kv.bindMeters(sink);
-    kv.set(key("earlier"), "lived", Duration.ofMillis(50));
-    assertThat(await(() -> sink.count("kvasir.engine.swept.entries"), 1)).isEqualTo(1);
+    sweepAnEarlierEntry();
     engine.load(List.of(new StoredEntry(key("short").raw(), EncodedValue.of("lived"),
         Versionstamp.ofVersion(7), System.currentTimeMillis() + 300)));
     assertThat(await(() -> sink.count("kvasir.engine.swept.entries"), 2)).isEqualTo(2);
     assertThat(kv.get(key("short")).exists()).isFalse();
+  }
+
+  /**
+   * Binds the meters and waits until an entry that expires in 50 ms has been swept. The writes a
+   * test makes after it are then the only ones left to schedule a sweep: none the engine may run
+   * as it opens is left to find them by chance.
+   */
+  private void sweepAnEarlierEntry() throws InterruptedException {
+    kv.bindMeters(sink);
+    kv.set(key("earlier"), "lived", Duration.ofMillis(50));
+    assertThat(await(() -> sink.count("kvasir.engine.swept.entries"), 1)).isEqualTo(1);
   }
 
   @Test
