@@ -288,15 +288,9 @@ public final class SqliteEngine implements KvEngine {
 
   private void scheduleSweepForEarliestExpiry() {
     try {
-      timer.sweepAtOrBefore(read(SqliteEngine::earliestExpiry));
+      timer.sweepAtOrBefore(read(Tx::earliestExpiry));
     } catch (KvException e) {
       // closing, or the file is busy: the fallback sweep looks again
-    }
-  }
-
-  private static long earliestExpiry(Tx tx) throws SQLException {
-    try (var r = tx.prepare(Sql.EARLIEST_EXPIRATION).executeQuery()) {
-      return r.next() ? r.getLong(1) : Long.MAX_VALUE;
     }
   }
 
@@ -390,12 +384,11 @@ public final class SqliteEngine implements KvEngine {
   public void load(Iterable<StoredEntry> entries) {
     ensureOpen();
     ensureWritable();
-    writer.execute(tx -> {
+    long earliest = writer.execute(tx -> {
       Restore.load(tx, entries);
-      return null;
+      return tx.earliestExpiry();
     });
-    // Asked after the commit: inside it the last puts may still wait in Tx's buffer, unseen.
-    timer.sweepAtOrBefore(read(SqliteEngine::earliestExpiry));
+    timer.sweepAtOrBefore(earliest);
   }
 
   /** Runs a read in one transaction: on a reader connection, or the writer's in memory. */
@@ -448,7 +441,7 @@ public final class SqliteEngine implements KvEngine {
         }
         pruneCommitIds(tx, now);
         tx.afterCommit(() -> timer.sweepFinished(removed.size()));
-        return earliestExpiry(tx);
+        return tx.earliestExpiry();
       });
       // Another process may write expiring rows we never hear of: look again within a minute.
       timer.sweepAtOrBefore(

@@ -161,6 +161,18 @@ final class Tx implements QueueTx<SQLException> {
     }
   }
 
+  /**
+   * The earliest expiry stored, {@code Long.MAX_VALUE} for none, this transaction's puts
+   * included: a load that asked while its last puts were still pending found none of theirs, and
+   * they were swept only a minute late (docs/backup.md §3).
+   */
+  long earliestExpiry() throws SQLException {
+    flush();
+    try (var r = prepare(Sql.EARLIEST_EXPIRATION).executeQuery()) {
+      return r.next() ? r.getLong(1) : Long.MAX_VALUE;
+    }
+  }
+
   @Override
   public StoredValue get(RawKey key, long nowMs) throws SQLException {
     flush(); // it must see the writes before it
