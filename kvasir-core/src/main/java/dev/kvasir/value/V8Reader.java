@@ -453,6 +453,9 @@ final class V8Reader {
     int start = pos;
     if (tag == V8Tags.ONE_BYTE_STRING) {
       pos += n;
+      if (n == 1) {
+        return OneCharStrings.of(in[start]);
+      }
       return new String(in, start, n, StandardCharsets.ISO_8859_1);
     }
     if (tag == V8Tags.UTF8_STRING) {

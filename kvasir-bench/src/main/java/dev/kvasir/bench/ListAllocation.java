@@ -1,0 +1,84 @@
+package dev.kvasir.bench;
+
+import dev.kvasir.AtomicOperation;
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.ListSelector;
+import dev.kvasir.key.KeyPart;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * How many bytes the heap hands out per listed entry, for the harness's W4 values
+ * (docs/performance.md §1 and §5, "Fewer bytes per entry"): on a machine where each fresh page
+ * of the heap costs a fault, a cold scan pays for its allocation as much as for its work. Writes
+ * W1's 10 000 entries into a new SQLite file in DIR (in batches, untimed), then lists them
+ * {@code scans} times as W4 does, reading each key's number and each value's {@code i}, and
+ * prints the bytes allocated per entry by the first scan and by the last half of them.
+ *
+ * <pre>
+ * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ListAllocation DIR [--scans 20]
+ * </pre>
+ */
+public final class ListAllocation {
+  private static final int ENTRIES = 10_000;
+
+  private ListAllocation() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 1 && !(args.length == 3 && args[1].equals("--scans"))) {
+      System.err.println("usage: ListAllocation DIR [--scans N]");
+      System.exit(2);
+    }
+    int scans = args.length == 3 ? Integer.parseInt(args[2]) : 20;
+    if (scans < 1) {
+      System.err.println("ListAllocation: --scans must be at least 1");
+      System.exit(2);
+    }
+    Path file = Files.createDirectories(Path.of(args[0])).resolve("list-allocation.sqlite3");
+    Files.deleteIfExists(file);
+    var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    try (Kv kv = Kv.open(file.toString())) {
+      for (int i = 0; i < ENTRIES; ) {
+        AtomicOperation op = kv.atomic();
+        for (int j = 0; j < 100; j++, i++) {
+          op.set(KvKey.of("bench", i), Peer.value(i));
+        }
+        op.commit();
+      }
+      long warmFrom = 0;
+      for (int scan = 1; scan <= scans; scan++) {
+        if (scan == scans / 2 + 1) {
+          warmFrom = threads.getCurrentThreadAllocatedBytes();
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        scan(kv);
+        if (scan == 1) {
+          System.out.printf("scan 1: %.1f bytes per entry%n",
+              (threads.getCurrentThreadAllocatedBytes() - before) / (double) ENTRIES);
+        }
+      }
+      int warmScans = scans - scans / 2;
+      System.out.printf("scans %d-%d: %.1f bytes per entry%n", scans / 2 + 1, scans,
+          (threads.getCurrentThreadAllocatedBytes() - warmFrom) / (double) ENTRIES / warmScans);
+    }
+  }
+
+  /** One scan with W4's check: the key's number and the value's {@code i} are the index. */
+  private static void scan(Kv kv) {
+    int k = 0;
+    for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
+      if (!(e.key().get(1) instanceof KeyPart.Num part && part.value() == k
+          && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k)) {
+        throw new IllegalStateException("entry " + k + " out of order");
+      }
+      k++;
+    }
+    if (k != ENTRIES) {
+      throw new IllegalStateException("listed " + k + " of " + ENTRIES);
+    }
+  }
+}
