@@ -2,14 +2,10 @@ package dev.kvasir.bench;
 
 import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
-import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
-import dev.kvasir.ListSelector;
-import dev.kvasir.key.KeyPart;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * How many bytes the heap hands out per listed entry, for the harness's W4 values
@@ -55,7 +51,7 @@ public final class ListAllocation {
           warmFrom = threads.getCurrentThreadAllocatedBytes();
         }
         long before = threads.getCurrentThreadAllocatedBytes();
-        scan(kv);
+        Peer.checkedScan(kv, ENTRIES);
         if (scan == 1) {
           System.out.printf("scan 1: %.1f bytes per entry%n",
               (threads.getCurrentThreadAllocatedBytes() - before) / (double) ENTRIES);
@@ -64,21 +60,6 @@ public final class ListAllocation {
       int warmScans = scans - scans / 2;
       System.out.printf("scans %d-%d: %.1f bytes per entry%n", scans / 2 + 1, scans,
           (threads.getCurrentThreadAllocatedBytes() - warmFrom) / (double) ENTRIES / warmScans);
-    }
-  }
-
-  /** One scan with W4's check: the key's number and the value's {@code i} are the index. */
-  private static void scan(Kv kv) {
-    int k = 0;
-    for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
-      if (!(e.key().get(1) instanceof KeyPart.Num part && part.value() == k
-          && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k)) {
-        throw new IllegalStateException("entry " + k + " out of order");
-      }
-      k++;
-    }
-    if (k != ENTRIES) {
-      throw new IllegalStateException("listed " + k + " of " + ENTRIES);
     }
   }
 }

@@ -182,18 +182,22 @@ public final class Peer {
   private static String w4(Kv kv, int n1, int reps) {
     long start = System.nanoTime();
     for (int rep = 0; rep < reps; rep++) {
-      int k = 0;
-      for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
-        // The same check as the JS peers': key part and value field equal the index.
-        if (!(e.key().get(1) instanceof KeyPart.Num part && part.value() == k
-            && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k)) {
-          throw new IllegalStateException("W4 entry " + k + " out of order");
-        }
-        k++;
-      }
-      require(k == n1, "W4 scan returned " + k + " entries");
+      checkedScan(kv, n1);
     }
     return line("W4", (long) n1 * reps, start, "");
+  }
+
+  /** One of W4's scans, checked as the JS peers check it: key part and value field = index. */
+  static void checkedScan(Kv kv, int n1) {
+    int k = 0;
+    for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
+      if (!(e.key().get(1) instanceof KeyPart.Num part && part.value() == k
+          && ((Double) ((Map<?, ?>) e.value()).get("i")).intValue() == k)) {
+        throw new IllegalStateException("W4 entry " + k + " out of order");
+      }
+      k++;
+    }
+    require(k == n1, "W4 scan returned " + k + " entries");
   }
 
   private static String w5(Kv kv, int n5) {
