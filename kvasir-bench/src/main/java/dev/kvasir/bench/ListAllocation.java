@@ -2,10 +2,14 @@ package dev.kvasir.bench;
 
 import dev.kvasir.AtomicOperation;
 import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
+import dev.kvasir.ListSelector;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * How many bytes the heap hands out per listed entry, for the harness's W4 values
@@ -13,7 +17,8 @@ import java.nio.file.Path;
  * of the heap costs a fault, a cold scan pays for its allocation as much as for its work. Writes
  * W1's 10 000 entries into a new SQLite file in DIR (in batches, untimed), then lists them
  * {@code scans} times as W4 does, reading each key's number and each value's {@code i}, and
- * prints the bytes allocated per entry by the first scan and by the last half of them.
+ * prints the bytes allocated per entry by the first scan and by the last half of them, then the
+ * heap that the decoded values keep while they are held.
  *
  * <pre>
  * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.ListAllocation DIR [--scans 20]
@@ -21,6 +26,8 @@ import java.nio.file.Path;
  */
 public final class ListAllocation {
   private static final int ENTRIES = 10_000;
+  /** Scans whose values are held: enough megabytes that the heap's regions do not blur them. */
+  private static final int HELD_SCANS = 10;
 
   private ListAllocation() {}
 
@@ -60,6 +67,38 @@ public final class ListAllocation {
       int warmScans = scans - scans / 2;
       System.out.printf("scans %d-%d: %.1f bytes per entry%n", scans / 2 + 1, scans,
           (threads.getCurrentThreadAllocatedBytes() - warmFrom) / (double) ENTRIES / warmScans);
+      printHeldValues(kv);
     }
+  }
+
+  /**
+   * The heap that decoded values keep while an application holds them (those of ten scans), after
+   * full collections before and after: what a cache of listed values costs.
+   */
+  private static void printHeldValues(Kv kv) throws InterruptedException {
+    List<Object> held = new ArrayList<>(HELD_SCANS * ENTRIES);
+    long before = usedAfterCollection();
+    for (int scan = 0; scan < HELD_SCANS; scan++) {
+      listValues(kv, held);
+    }
+    long after = usedAfterCollection();
+    System.out.printf("values held: %.1f bytes per value (%d values)%n",
+        (after - before) / (double) held.size(), held.size());
+  }
+
+  /** In a method of its own, so that nothing of the list but the values outlives it. */
+  private static void listValues(Kv kv, List<Object> into) {
+    for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("bench")))) {
+      into.add(e.value());
+    }
+  }
+
+  private static long usedAfterCollection() throws InterruptedException {
+    Runtime runtime = Runtime.getRuntime();
+    for (int i = 0; i < 2; i++) {
+      System.gc();
+      Thread.sleep(100);
+    }
+    return runtime.totalMemory() - runtime.freeMemory();
   }
 }

@@ -1,6 +1,7 @@
 package dev.kvasir.value;
 
 import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.util.AbstractMap;
@@ -20,10 +21,19 @@ import java.util.Set;
  * objects are mostly small, where this takes a third of the memory and a lookup is a short
  * scan of names that are often the same instances (see {@link PropertyNames}); beyond {@value
  * #INDEX_FROM} properties, a hash index keeps lookups constant-time. Not thread-safe.
+ *
+ * <p>An object the decoder made may share its array of names with the other objects of its
+ * shape ({@link ObjectShapes}). A shared array holds one slot more than its names, marked by
+ * {@link #SHARED_END}, so that {@code names[size]} is null for an array the object owns and not
+ * null for a shared one; the object copies the names before it changes them.
  */
 final class JsObject extends AbstractMap<String, Object> implements Serializable {
   static final int INDEX_FROM = 16;
   private static final long serialVersionUID = 1L;
+  private static final String[] NO_NAMES = {};
+  private static final Object[] NO_VALUES = {};
+  /** Follows the names in a shared array: a String no property name can be (compared by ==). */
+  private static final String SHARED_END = new String("end of shared names");
 
   private String[] names;
   private Object[] values;
@@ -32,9 +42,59 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
   /** Position by name while the object is larger than {@link #INDEX_FROM}, else null. */
   private transient HashMap<String, Integer> index;
 
-  JsObject(int capacity) {
-    names = new String[Math.max(capacity, 1)];
-    values = new Object[names.length];
+  /** An empty object, which allocates its arrays with its first property. */
+  JsObject() {
+    names = NO_NAMES;
+    values = NO_VALUES;
+  }
+
+  /**
+   * Adds a property as the decoder reads it, after its value. The first name looks for a shape
+   * met before; while the names that follow are those of the shape, only the values are stored.
+   */
+  void addDecoded(String name, Object value, int depth) {
+    if (names.length == 0) {
+      String[] shape = ObjectShapes.startingWith(name, depth);
+      if (shape != null) {
+        names = shape;
+        values = new Object[shape.length - 1];
+      }
+    }
+    if (size < names.length && names[size] == name) {
+      values[size++] = value;
+    } else {
+      put(name, value);
+    }
+  }
+
+  /**
+   * Ends the decoding of this object: one that stopped short of its shape keeps its own copy of
+   * the names it has; one with names of its own shares them as the shape for objects that begin
+   * as it does, if {@code shareable} (names from {@link PropertyNames}, in the order read).
+   */
+  void endDecoded(int depth, boolean shareable) {
+    if (sharesNames()) {
+      if (names[size] != SHARED_END) {
+        ownNames();
+      }
+    } else if (shareable && size > 0 && size <= ObjectShapes.MAX_NAMES) {
+      String[] shape = Arrays.copyOf(names, size + 1);
+      shape[size] = SHARED_END;
+      ObjectShapes.remember(shape, depth);
+      names = shape;
+    }
+  }
+
+  /** Whether the names are a shape's array, shared with other objects (see the class comment). */
+  boolean sharesNames() {
+    return size < names.length && names[size] != null;
+  }
+
+  /** Replaces a shared array of names with a copy of its own, before a change to the names. */
+  private void ownNames() {
+    String[] own = new String[Math.max(values.length, size)];
+    System.arraycopy(names, 0, own, 0, size);
+    names = own;
   }
 
   @Override
@@ -67,9 +127,11 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
       values[i] = value;
       return old;
     }
-    if (size == names.length) {
-      names = Arrays.copyOf(names, size * 2);
-      values = Arrays.copyOf(values, size * 2);
+    if (size == values.length) {
+      values = Arrays.copyOf(values, Math.max(4, size * 2));
+    }
+    if (size == names.length || sharesNames()) {
+      ownNames();
     }
     names[size] = key;
     values[size] = value;
@@ -96,6 +158,9 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
 
   @Override
   public void clear() {
+    if (sharesNames()) {
+      ownNames();
+    }
     Arrays.fill(names, 0, size, null);
     Arrays.fill(values, 0, size, null);
     size = 0;
@@ -122,6 +187,9 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
   }
 
   private void removeAt(int i) {
+    if (sharesNames()) {
+      ownNames();
+    }
     int tail = size - i - 1;
     System.arraycopy(names, i + 1, names, i, tail);
     System.arraycopy(values, i + 1, values, i, tail);
@@ -141,6 +209,11 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
   /** Serializable like the {@code LinkedHashMap} it replaces; the index is rebuilt on reading. */
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
+    if (names == null || values == null || size < 0 || size > names.length
+        || size > values.length) {
+      throw new InvalidObjectException("JsObject of " + size + " properties without room for them");
+    }
+    names = Arrays.copyOf(names, size); // its own, whether or not the writer's was shared
     if (size > INDEX_FROM) {
       reindex();
     }

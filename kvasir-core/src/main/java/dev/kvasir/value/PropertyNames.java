@@ -12,7 +12,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class PropertyNames {
   private static final int SLOTS = 1024; // a power of two
-  private static final int MAX_LENGTH = 32;
+  /** Longest name shared: a longer one is a new String each time. */
+  static final int MAX_LENGTH = 32;
   private static final String[] TABLE = new String[SLOTS];
 
   private PropertyNames() {}

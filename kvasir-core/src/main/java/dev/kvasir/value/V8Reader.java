@@ -185,21 +185,29 @@ final class V8Reader {
   }
 
   private Object readJsObject() {
-    JsObject object = new JsObject(4);
+    JsObject object = new JsObject();
     bind(newId(), object);
     long count = 0;
     boolean indexKeys = false;
+    boolean sharedKeys = true; // every key from PropertyNames, so that shapes can match by ==
     while (!consumeIf(V8Tags.END_OBJECT)) {
-      String key = peekTag() == V8Tags.ONE_BYTE_STRING ? readPropertyName()
-          : propertyKey(readValue());
+      String key;
+      if (peekTag() == V8Tags.ONE_BYTE_STRING) {
+        key = readPropertyName();
+        sharedKeys &= key.length() <= PropertyNames.MAX_LENGTH;
+      } else {
+        key = propertyKey(readValue());
+        sharedKeys = false;
+      }
       indexKeys |= ArrayIndex.mayBeIndex(key);
-      object.put(key, readValue());
+      object.addDecoded(key, readValue(), depth);
       count++;
     }
     expectCount("object properties", count);
     if (indexKeys) {
       ArrayIndex.sortProperties(object);
     }
+    object.endDecoded(depth, sharedKeys && !indexKeys);
     return object;
   }
 

@@ -22,34 +22,43 @@ class JsObjectTest {
   void randomOperations_matchALinkedHashMap() {
     Random random = new Random(20261121);
     for (int round = 0; round < 200; round++) {
-      JsObject object = new JsObject(1 + random.nextInt(4));
+      JsObject object = new JsObject();
       Map<String, Object> expected = new LinkedHashMap<>();
       int names = 1 + random.nextInt(3 * JsObject.INDEX_FROM); // sizes on both sides of it
       for (int step = 0; step < 300; step++) {
-        String name = "p" + random.nextInt(names);
-        Object value = random.nextInt(10) == 0 ? null : random.nextInt(1000);
-        switch (random.nextInt(8)) {
-          case 0, 1, 2 -> assertThat(object.put(name, value)).isEqualTo(expected.put(name, value));
-          case 3 -> assertThat(object.remove(name)).isEqualTo(expected.remove(name));
-          case 4 -> removeEveryThird(object, expected);
-          case 5 -> setEveryOther(object, expected, value);
-          case 6 -> {
-            if (random.nextInt(20) == 0) {
-              object.clear();
-              expected.clear();
-            }
-          }
-          default -> {
-            assertThat(object.get(name)).isEqualTo(expected.get(name));
-            assertThat(object.containsKey(name)).isEqualTo(expected.containsKey(name));
-          }
-        }
-        assertThat(object).isEqualTo(expected);
-        assertThat(object.hashCode()).isEqualTo(expected.hashCode());
-        assertThat(new ArrayList<>(object.keySet())).isEqualTo(new ArrayList<>(expected.keySet()));
-        assertThat(object.toString()).isEqualTo(expected.toString());
+        randomStep(random, object, expected, names);
       }
     }
+  }
+
+  /**
+   * One random change or lookup, the same on {@code object} and {@code expected}, then checks
+   * that they agree; names are {@code p0} to {@code p<names - 1>}.
+   */
+  static void randomStep(Random random, Map<String, Object> object,
+      Map<String, Object> expected, int names) {
+    String name = "p" + random.nextInt(names);
+    Object value = random.nextInt(10) == 0 ? null : random.nextInt(1000);
+    switch (random.nextInt(8)) {
+      case 0, 1, 2 -> assertThat(object.put(name, value)).isEqualTo(expected.put(name, value));
+      case 3 -> assertThat(object.remove(name)).isEqualTo(expected.remove(name));
+      case 4 -> removeEveryThird(object, expected);
+      case 5 -> setEveryOther(object, expected, value);
+      case 6 -> {
+        if (random.nextInt(20) == 0) {
+          object.clear();
+          expected.clear();
+        }
+      }
+      default -> {
+        assertThat(object.get(name)).isEqualTo(expected.get(name));
+        assertThat(object.containsKey(name)).isEqualTo(expected.containsKey(name));
+      }
+    }
+    assertThat(object).isEqualTo(expected);
+    assertThat(object.hashCode()).isEqualTo(expected.hashCode());
+    assertThat(new ArrayList<>(object.keySet())).isEqualTo(new ArrayList<>(expected.keySet()));
+    assertThat(object.toString()).isEqualTo(expected.toString());
   }
 
   private static void removeEveryThird(Map<String, Object> object, Map<String, Object> expected) {
@@ -78,7 +87,7 @@ class JsObjectTest {
 
   @Test
   void anEntry_followsItsNameWhenOthersAreRemoved_andKeepsItsValueOnceItsOwnIs() {
-    JsObject object = new JsObject(2);
+    JsObject object = new JsObject();
     object.put("a", 1);
     object.put("b", 2);
     Map.Entry<String, Object> b = object.entrySet().stream()
@@ -94,7 +103,7 @@ class JsObjectTest {
 
   @Test
   void changingTheObjectWhileIterating_failsFast() {
-    JsObject object = new JsObject(4);
+    JsObject object = new JsObject();
     object.put("a", 1);
     object.put("b", 2);
     Iterator<String> it = object.keySet().iterator();
@@ -106,7 +115,7 @@ class JsObjectTest {
   @Test
   void javaSerialization_keepsOrderAndTheIndex() throws Exception {
     for (int n : new int[] {3, 3 * JsObject.INDEX_FROM}) {
-      JsObject object = new JsObject(1);
+      JsObject object = new JsObject();
       for (int i = n; i > 0; i--) {
         object.put("p" + i, i);
       }

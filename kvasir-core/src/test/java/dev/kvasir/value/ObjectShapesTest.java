@@ -1,0 +1,163 @@
+package dev.kvasir.value;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Decoded objects of one shape share their array of names ({@link ObjectShapes}), and each of
+ * them still changes alone, as a map of its own would.
+ */
+class ObjectShapesTest {
+  @Test
+  void objectsOfOneShape_shareTheirNames() {
+    JsObject first = decode(object("shapeI", 1.0, "shapeName", "one", "shapeTags", List.of("a")));
+    JsObject second = decode(object("shapeI", 2.0, "shapeName", "two", "shapeTags", List.of()));
+    assertThat(first.sharesNames()).isTrue();
+    assertThat(second.sharesNames()).isTrue();
+    assertThat(first)
+        .isEqualTo(object("shapeI", 1.0, "shapeName", "one", "shapeTags", List.of("a")));
+    assertThat(second)
+        .isEqualTo(object("shapeI", 2.0, "shapeName", "two", "shapeTags", List.of()));
+  }
+
+  @Test
+  void objectsSharingNames_eachChangeOnlyThemselves() {
+    Random random = new Random(20261207);
+    for (int round = 0; round < 50; round++) {
+      List<Map<String, Object>> objects = new ArrayList<>();
+      List<Map<String, Object>> expected = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        Map<String, Object> source = object("p0", (double) i, "p1", null, "p2", 2.0 * i, "p3", "x");
+        objects.add(decode(source));
+        expected.add(new LinkedHashMap<>(source));
+      }
+      assertThat(((JsObject) objects.get(0)).sharesNames()).isTrue();
+      for (int step = 0; step < 200; step++) {
+        int which = random.nextInt(objects.size());
+        JsObjectTest.randomStep(random, objects.get(which), expected.get(which), 6);
+        assertThat(objects).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void objectsThatStopShortOrGoOn_keepNamesOfTheirOwn() {
+    JsObject abc = decode(object("sa", 1.0, "sb", 2.0, "sc", 3.0));
+    JsObject ab = decode(object("sa", 1.0, "sb", 2.0));
+    JsObject ac = decode(object("sa", 1.0, "sc", 3.0));
+    JsObject abcd = decode(object("sa", 1.0, "sb", 2.0, "sc", 3.0, "sd", 4.0));
+    JsObject abcAgain = decode(object("sa", 5.0, "sb", 6.0, "sc", 7.0)); // stops inside abcd's
+    assertThat(ab.sharesNames()).isFalse();
+    assertThat(abcAgain.sharesNames()).isFalse();
+    abcAgain.put("se", 8.0);
+    assertThat(abc).isEqualTo(object("sa", 1.0, "sb", 2.0, "sc", 3.0));
+    assertThat(ab).isEqualTo(object("sa", 1.0, "sb", 2.0));
+    assertThat(abcd).isEqualTo(object("sa", 1.0, "sb", 2.0, "sc", 3.0, "sd", 4.0));
+    assertThat(ac).isEqualTo(object("sa", 1.0, "sc", 3.0));
+    assertThat(abcAgain).isEqualTo(object("sa", 5.0, "sb", 6.0, "sc", 7.0, "se", 8.0));
+  }
+
+  @Test
+  void anOuterAndAnInnerObjectBeginningAlike_eachKeepTheirShape() {
+    for (int i = 0; i < 2; i++) {
+      JsObject outer = decode(object("nid", 1.0, "nitems", List.of(object("nid", 2.0, "nq", 3.0))));
+      JsObject inner = (JsObject) ((List<?>) outer.get("nitems")).get(0);
+      if (i == 1) {
+        assertThat(outer.sharesNames()).isTrue();
+        assertThat(inner.sharesNames()).isTrue();
+      }
+      assertThat(inner).isEqualTo(object("nid", 2.0, "nq", 3.0));
+    }
+  }
+
+  @Test
+  void objectsWithIndexNames_areSortedAsV8Does_andNotShared() {
+    for (int i = 0; i < 2; i++) {
+      JsObject object = decode(object("ib", 1.0, "7", 2.0));
+      assertThat(new ArrayList<>(object.keySet())).containsExactly("7", "ib");
+      assertThat(object.sharesNames()).isFalse();
+    }
+  }
+
+  @Test
+  void aSerializedCopy_ownsItsNames() throws Exception {
+    JsObject original = decode(object("cx", 1.0, "cy", 2.0));
+    JsObject sibling = decode(object("cx", 3.0, "cy", 4.0));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(List.of(original, sibling));
+    }
+    List<?> copies;
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      copies = (List<?>) in.readObject();
+    }
+    JsObject copy = (JsObject) copies.get(0);
+    assertThat(copy.sharesNames()).isFalse();
+    copy.remove("cx");
+    copy.put("cz", 5.0);
+    assertThat(copies.get(1)).isEqualTo(object("cx", 3.0, "cy", 4.0));
+    assertThat(original).isEqualTo(object("cx", 1.0, "cy", 2.0));
+  }
+
+  /** Shapes that begin alike take one slot; threads decoding and changing them see no other's. */
+  @Test
+  void threadsDecodingShapesThatTakeOneSlot_eachReadTheirOwnValues() throws Exception {
+    List<Map<String, Object>> shapes = List.of(
+        object("tk", 1.0, "tx", 2.0),
+        object("tk", 1.0, "ty", 2.0, "tz", 3.0),
+        object("tk", 1.0),
+        object("tk", 1.0, "tx", 2.0, "tw", 4.0));
+    List<byte[]> encoded = shapes.stream().map(V8::serialize).toList();
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int seed = t;
+        done.add(threads.submit(() -> {
+          Random random = new Random(seed);
+          for (int i = 0; i < 20_000; i++) {
+            int which = random.nextInt(shapes.size());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> decoded = (Map<String, Object>) V8.deserialize(encoded.get(which));
+            assertThat(decoded).isEqualTo(shapes.get(which));
+            decoded.remove("tk"); // would show in later decodes if it touched a shared array
+            decoded.put("tk", 0.0);
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private static JsObject decode(Map<String, Object> source) {
+    return (JsObject) V8.deserialize(V8.serialize(source));
+  }
+
+  /** An object of the names and values given in turn, in that order. */
+  private static Map<String, Object> object(Object... namesAndValues) {
+    Map<String, Object> object = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      object.put((String) namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return object;
+  }
+}
