@@ -78,7 +78,8 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
         ownNames();
       }
     } else if (shareable && size > 0 && size <= ObjectShapes.MAX_NAMES) {
-      String[] shape = Arrays.copyOf(names, size + 1);
+      // Its own array becomes the shape where it has just the one slot more that a shape needs.
+      String[] shape = names.length == size + 1 ? names : Arrays.copyOf(names, size + 1);
       shape[size] = SHARED_END;
       ObjectShapes.remember(shape, depth);
       names = shape;
