@@ -50,14 +50,18 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
 
   /**
    * Adds a property as the decoder reads it, after its value. The first name looks for a shape
-   * met before; while the names that follow are those of the shape, only the values are stored.
+   * met before in {@code slot} ({@link ObjectShapes#slot}, or -1 for a name no shape can begin
+   * with); while the names that follow are those of the shape, only the values are stored.
    */
-  void addDecoded(String name, Object value, int depth) {
+  void addDecoded(String name, Object value, int slot) {
     if (names.length == 0) {
-      String[] shape = ObjectShapes.startingWith(name, depth);
+      String[] shape = slot < 0 ? null : ObjectShapes.startingWith(slot, name);
       if (shape != null) {
         names = shape;
         values = new Object[shape.length - 1];
+      } else {
+        names = new String[4];
+        values = new Object[4];
       }
     }
     if (size < names.length && names[size] == name) {
@@ -69,21 +73,27 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
 
   /**
    * Ends the decoding of this object: one that stopped short of its shape keeps its own copy of
-   * the names it has; one with names of its own shares them as the shape for objects that begin
+   * the names it has; one with names of its own offers them as the shape for objects that begin
    * as it does, if {@code shareable} (names from {@link PropertyNames}, in the order read).
+   *
+   * @return whether the object had exactly the names of a shape met before
    */
-  void endDecoded(int depth, boolean shareable) {
+  boolean endDecoded(int slot, boolean shareable) {
     if (sharesNames()) {
-      if (names[size] != SHARED_END) {
-        ownNames();
+      if (names[size] == SHARED_END) {
+        ObjectShapes.used(slot, names);
+        return true;
       }
-    } else if (shareable && size > 0 && size <= ObjectShapes.MAX_NAMES) {
+      ownNames();
+    } else if (shareable && size > 0 && size <= ObjectShapes.MAX_NAMES
+        && ObjectShapes.admits(slot)) {
       // Its own array becomes the shape where it has just the one slot more that a shape needs.
       String[] shape = names.length == size + 1 ? names : Arrays.copyOf(names, size + 1);
       shape[size] = SHARED_END;
-      ObjectShapes.remember(shape, depth);
+      ObjectShapes.remember(slot, shape);
       names = shape;
     }
+    return false;
   }
 
   /** Whether the names are a shape's array, shared with other objects (see the class comment). */

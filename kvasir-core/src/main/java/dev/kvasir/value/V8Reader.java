@@ -22,9 +22,15 @@ final class V8Reader {
 
   private final byte[] in;
   private int pos;
-  private int version;
+  private byte version; // 13 to 16; bytes keep a reader, made per value, at 48 bytes
   private final int maxDepth;
   private int depth;
+  /**
+   * One for each object of this value that had no shape met before, two off for each that had
+   * one, never below -32: past 16, the value stops looking for shapes, which cost its objects
+   * time and save nothing when they mostly miss (a list of maps keyed by ids; docs/values.md §7).
+   */
+  private byte shapeMisses;
   private long holeBudget;
   /** Objects by id, in the order V8 assigns ids; null while an object is being built. */
   private Object[] objects = new Object[4];
@@ -75,7 +81,7 @@ final class V8Reader {
       throw error("unsupported V8 serialization version " + v + " (supported "
           + V8Tags.MIN_READ_VERSION + "–" + V8Tags.MAX_READ_VERSION + ")");
     }
-    version = (int) v;
+    version = (byte) v;
   }
 
   /** A value, including a view that follows its buffer (V8 reads the pair as one value). */
@@ -190,6 +196,7 @@ final class V8Reader {
     long count = 0;
     boolean indexKeys = false;
     boolean sharedKeys = true; // every key from PropertyNames, so that shapes can match by ==
+    int shapeSlot = -1;
     while (!consumeIf(V8Tags.END_OBJECT)) {
       String key;
       if (peekTag() == V8Tags.ONE_BYTE_STRING) {
@@ -199,16 +206,34 @@ final class V8Reader {
         key = propertyKey(readValue());
         sharedKeys = false;
       }
+      if (count == 0 && sharedKeys) {
+        shapeSlot = shapeSlot(key);
+      }
       indexKeys |= ArrayIndex.mayBeIndex(key);
-      object.addDecoded(key, readValue(), depth);
+      object.addDecoded(key, readValue(), shapeSlot);
       count++;
     }
     expectCount("object properties", count);
     if (indexKeys) {
       ArrayIndex.sortProperties(object);
     }
-    object.endDecoded(depth, sharedKeys && !indexKeys);
+    endShape(object, shapeSlot, sharedKeys && !indexKeys);
     return object;
+  }
+
+  /** The slot of shapes for an object that begins with {@code first}, or -1 to look for none. */
+  private int shapeSlot(String first) {
+    return shapeMisses <= 16 ? ObjectShapes.slot(first, depth) : -1;
+  }
+
+  private void endShape(JsObject object, int slot, boolean shareable) {
+    if (slot < 0) {
+      object.endDecoded(-1, false);
+    } else if (object.endDecoded(slot, shareable)) {
+      shapeMisses = (byte) Math.max(shapeMisses - 2, -32);
+    } else {
+      shapeMisses++;
+    }
   }
 
   private Object readDenseArray() {
