@@ -21,8 +21,12 @@ import org.junit.jupiter.api.Test;
  * them still changes alone, as a map of its own would.
  */
 class ObjectShapesTest {
+  /** More decodes than any credit: whatever an earlier test left in a slot, it is taken. */
+  private static final int TAKES_A_SLOT = 40;
+
   @Test
   void objectsOfOneShape_shareTheirNames() {
+    takeSlot(object("shapeI", 0.0, "shapeName", "zero", "shapeTags", List.of()));
     JsObject first = decode(object("shapeI", 1.0, "shapeName", "one", "shapeTags", List.of("a")));
     JsObject second = decode(object("shapeI", 2.0, "shapeName", "two", "shapeTags", List.of()));
     assertThat(first.sharesNames()).isTrue();
@@ -41,6 +45,9 @@ class ObjectShapesTest {
       List<Map<String, Object>> expected = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         Map<String, Object> source = object("p0", (double) i, "p1", null, "p2", 2.0 * i, "p3", "x");
+        if (round == 0 && i == 0) {
+          takeSlot(source);
+        }
         objects.add(decode(source));
         expected.add(new LinkedHashMap<>(source));
       }
@@ -55,6 +62,7 @@ class ObjectShapesTest {
 
   @Test
   void objectsThatStopShortOrGoOn_keepNamesOfTheirOwn() {
+    takeSlot(object("sa", 0.0, "sb", 0.0, "sc", 0.0));
     JsObject abc = decode(object("sa", 1.0, "sb", 2.0, "sc", 3.0));
     JsObject ab = decode(object("sa", 1.0, "sb", 2.0));
     JsObject abcd = decode(object("sa", 1.0, "sb", 2.0, "sc", 3.0, "sd", 4.0));
@@ -81,12 +89,13 @@ class ObjectShapesTest {
    */
   @Test
   void aShapeInUse_keepsItsSlot_untilAnotherShapeComesOftenEnough() {
+    takeSlot(object("aid", 0.0, "ax", 0.0));
     for (int i = 0; i < 10; i++) {
       assertThat(decode(object("aid", 1.0, "ax", 2.0)).sharesNames()).isTrue();
       assertThat(decode(object("aid", 1.0, "ay", 2.0)).sharesNames()).isFalse();
     }
     List<Boolean> shared = new ArrayList<>();
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < TAKES_A_SLOT; i++) {
       shared.add(decode(object("aid", 1.0, "az", 2.0)).sharesNames());
     }
     assertThat(shared.get(0)).isFalse(); // while the first shape has credit
@@ -96,22 +105,21 @@ class ObjectShapesTest {
 
   @Test
   void anOuterAndAnInnerObjectBeginningAlike_eachKeepTheirShape() {
-    for (int i = 0; i < 2; i++) {
-      JsObject outer = decode(object("nid", 1.0, "nitems", List.of(object("nid", 2.0, "nq", 3.0))));
-      JsObject inner = (JsObject) ((List<?>) outer.get("nitems")).get(0);
-      if (i == 1) {
-        assertThat(outer.sharesNames()).isTrue();
-        assertThat(inner.sharesNames()).isTrue();
-      }
-      assertThat(inner).isEqualTo(object("nid", 2.0, "nq", 3.0));
-    }
+    Map<String, Object> value =
+        object("nid", 1.0, "nitems", List.of(object("nid", 2.0, "nq", 3.0)));
+    takeSlot(value);
+    JsObject outer = decode(value);
+    JsObject inner = (JsObject) ((List<?>) outer.get("nitems")).get(0);
+    assertThat(outer.sharesNames()).isTrue();
+    assertThat(inner.sharesNames()).isTrue();
+    assertThat(inner).isEqualTo(object("nid", 2.0, "nq", 3.0));
   }
 
   /** A value whose objects mostly match no shape stops looking, and still decodes right. */
   @Test
   void aValueOfObjectsThatMatchNoShape_stopsLookingForShapes() {
     List<Object> one = List.of(object("gx", 1.0, "gy", 2.0)); // a shape inside a list
-    V8.deserialize(V8.serialize(one)); // offers it; the next decode shares it
+    takeSlot(one);
     assertThat(((JsObject) ((List<?>) V8.deserialize(V8.serialize(one))).get(0)).sharesNames())
         .isTrue();
     List<Object> list = new ArrayList<>();
@@ -186,6 +194,14 @@ class ObjectShapesTest {
       }
     } finally {
       threads.shutdownNow();
+    }
+  }
+
+  /** Decodes {@code value} until its objects' shapes hold their slots, with full credit. */
+  private static void takeSlot(Object value) {
+    byte[] bytes = V8.serialize(value);
+    for (int i = 0; i < TAKES_A_SLOT; i++) {
+      V8.deserialize(bytes);
     }
   }
 
