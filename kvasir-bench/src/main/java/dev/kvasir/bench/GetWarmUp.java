@@ -26,11 +26,7 @@ public final class GetWarmUp {
   private GetWarmUp() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1 && !(args.length == 3 && args[1].equals("--gets"))) {
-      System.err.println("usage: GetWarmUp DIR [--gets N]");
-      System.exit(2);
-    }
-    int gets = args.length == 3 ? Integer.parseInt(args[2]) : 50_000;
+    int gets = DirectoryAndCount.count(args, "GetWarmUp", "--gets", 50_000);
     Path dir = Files.createDirectories(Path.of(args[0]));
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     try (Kv kv = Kv.open(dir.resolve("warm-up.sqlite3").toString())) {

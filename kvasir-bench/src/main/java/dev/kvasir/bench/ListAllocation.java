@@ -32,15 +32,7 @@ public final class ListAllocation {
   private ListAllocation() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1 && !(args.length == 3 && args[1].equals("--scans"))) {
-      System.err.println("usage: ListAllocation DIR [--scans N]");
-      System.exit(2);
-    }
-    int scans = args.length == 3 ? Integer.parseInt(args[2]) : 20;
-    if (scans < 1) {
-      System.err.println("ListAllocation: --scans must be at least 1");
-      System.exit(2);
-    }
+    int scans = DirectoryAndCount.count(args, "ListAllocation", "--scans", 20);
     Path file = Files.createDirectories(Path.of(args[0])).resolve("list-allocation.sqlite3");
     Files.deleteIfExists(file);
     var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
