@@ -103,7 +103,7 @@ final class JsObject extends AbstractMap<String, Object> implements Serializable
 
   /** Replaces a shared array of names with a copy of its own, before a change to the names. */
   private void ownNames() {
-    String[] own = new String[Math.max(values.length, size)];
+    String[] own = new String[values.length]; // never shorter than size
     System.arraycopy(names, 0, own, 0, size);
     names = own;
   }

@@ -49,8 +49,11 @@ final class ObjectShapes {
   /** Notes that an object had exactly the names of {@code names}, the shape in {@code slot}. */
   static void used(int slot, String[] names) {
     // Written only while below the most, so that a busy shape's credit is not written at all.
-    if (CREDITS[slot] < MOST_CREDIT && SHAPES[slot] != null && SHAPES[slot].names == names) {
-      CREDITS[slot]++;
+    if (CREDITS[slot] < MOST_CREDIT) {
+      Shape shape = SHAPES[slot];
+      if (shape != null && shape.names == names) {
+        CREDITS[slot]++;
+      }
     }
   }
 

@@ -226,10 +226,15 @@ final class V8Reader {
     return shapeMisses <= 16 ? ObjectShapes.slot(first, depth) : -1;
   }
 
+  /**
+   * Ends the decoding of an object that looked for a shape; one that did not (slot -1) never
+   * took one and owns its names, so there is nothing to end.
+   */
   private void endShape(JsObject object, int slot, boolean shareable) {
     if (slot < 0) {
-      object.endDecoded(-1, false);
-    } else if (object.endDecoded(slot, shareable)) {
+      return;
+    }
+    if (object.endDecoded(slot, shareable)) {
       shapeMisses = (byte) Math.max(shapeMisses - 2, -32);
     } else {
       shapeMisses++;
