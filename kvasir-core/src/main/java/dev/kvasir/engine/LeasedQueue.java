@@ -1,5 +1,6 @@
 package dev.kvasir.engine;
 
+import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvClosedException;
 import dev.kvasir.base.MeterSink;
 import dev.kvasir.spi.DequeuedMessage;
@@ -7,6 +8,7 @@ import dev.kvasir.spi.QueueDepth;
 import dev.kvasir.value.EncodedValue;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,10 +31,12 @@ public final class LeasedQueue {
   private static final long RENEW_EVERY_MS = 3_000;
   private static final long CLEANUP_EVERY_MS = 5_000;
   /**
-   * Messages that become due, and requeues in other processes, wake nobody: look at least
-   * this often.
+   * How long a waiting listener goes without looking, unless its engine says otherwise. Every
+   * enqueue, retry and release, and every commit of another process or instance the engine
+   * hears of, wakes the listeners (docs/queues.md §3); the poll only bounds what a missed
+   * wake-up costs.
    */
-  private static final long POLL_MS = 1_000;
+  public static final Duration DEFAULT_POLL = Duration.ofSeconds(1);
   /** The longest wait asked for that is taken literally: a year, "for ever" in practice. */
   private static final long MAX_WAIT_MS = 365L * 24 * 3600 * 1000;
 
@@ -42,6 +46,7 @@ public final class LeasedQueue {
 
   private final QueueStore store;
   private final ScheduledExecutorService timer;
+  private final long pollMs;
   private final Set<String> running = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean listening = new AtomicBoolean();
   private final AtomicBoolean metered = new AtomicBoolean();
@@ -51,10 +56,36 @@ public final class LeasedQueue {
   private volatile LongConsumer leasesEnded = n -> { };
   private volatile LongConsumer released = n -> { };
 
-  /** Delivers the messages of {@code store}; lease work runs on {@code timer}. */
-  public LeasedQueue(QueueStore store, ScheduledExecutorService timer) {
+  /**
+   * Delivers the messages of {@code store}; lease work runs on {@code timer}. A listener with
+   * nothing due waits until the store's signal moves, a waiting message is due, or {@code poll}
+   * has passed.
+   *
+   * @throws KvArgumentException if {@code poll} is shorter than a millisecond
+   */
+  public LeasedQueue(QueueStore store, ScheduledExecutorService timer, Duration poll) {
     this.store = store;
     this.timer = timer;
+    checkPoll("poll", poll);
+    // Longer than a year is a year: Duration's longest overflows a long of milliseconds.
+    this.pollMs = poll.compareTo(Duration.ofMillis(MAX_WAIT_MS)) > 0 ? MAX_WAIT_MS
+        : poll.toMillis();
+  }
+
+  /**
+   * Returns {@code poll} if it is at least a millisecond.
+   *
+   * @throws KvArgumentException naming {@code setting} otherwise
+   */
+  public static Duration checkPoll(String setting, Duration poll) {
+    if (Objects.requireNonNull(poll, setting).compareTo(Duration.ofMillis(1)) < 0) {
+      // Whole milliseconds, as options give them, read as such; anything else as a Duration.
+      boolean wholeMillis = poll.getNano() % 1_000_000 == 0
+          && poll.compareTo(Duration.ofMillis(Long.MIN_VALUE)) >= 0;
+      throw new KvArgumentException(setting + " must be at least 1 ms: received "
+          + (wholeMillis ? poll.toMillis() + " ms" : poll));
+    }
+    return poll;
   }
 
   /** Puts back the messages of listeners that died before this process started. */
@@ -101,7 +132,7 @@ public final class LeasedQueue {
         return null;
       }
       if (take.nextDueMs() > now) {
-        store.signal().await(seen, Math.min(Math.min(take.nextDueMs() - now, POLL_MS), left));
+        store.signal().await(seen, Math.min(Math.min(take.nextDueMs() - now, pollMs), left));
       }
     }
   }

@@ -40,10 +40,21 @@ public class RulebookEngine implements KvEngine {
 
   /** An engine on {@code storage}, which it closes; {@code name} names its timer thread. */
   public RulebookEngine(Storage storage, String name) {
+    this(storage, name, LeasedQueue.DEFAULT_POLL);
+  }
+
+  /**
+   * An engine whose idle queue listeners look again every {@code queuePoll} when nothing wakes
+   * them; every enqueue, retry and release of this engine does (docs/queues.md §3).
+   *
+   * @throws dev.kvasir.base.KvArgumentException for a poll shorter than a millisecond
+   */
+  public RulebookEngine(Storage storage, String name, Duration queuePoll) {
+    LeasedQueue.checkPoll("queuePoll", queuePoll); // before the timer's thread starts
     this.storage = storage;
     this.name = name;
     this.timer = new EngineTimer("kvasir-" + name + "-timer", this::sweep);
-    this.queue = new LeasedQueue(new Queue(), timer.executor());
+    this.queue = new LeasedQueue(new Queue(), timer.executor(), queuePoll);
     timer.sweepAtOrBefore(storage.read(Storage.Snapshot::earliestExpiry));
   }
 

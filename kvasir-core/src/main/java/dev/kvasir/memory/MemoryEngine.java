@@ -1,6 +1,8 @@
 package dev.kvasir.memory;
 
+import dev.kvasir.engine.LeasedQueue;
 import dev.kvasir.engine.RulebookEngine;
+import java.time.Duration;
 
 /**
  * An in-process engine with Deno KV's full semantics: the rulebook ({@link RulebookEngine}) on
@@ -8,13 +10,23 @@ import dev.kvasir.engine.RulebookEngine;
  * Nothing survives {@link #close()}. Thread-safe.
  */
 public final class MemoryEngine extends RulebookEngine {
-  private MemoryEngine() {
-    super(new MemoryStorage(), "memory");
+  private MemoryEngine(Duration queuePoll) {
+    super(new MemoryStorage(), "memory", queuePoll);
   }
 
   /** A new, empty database. */
   public static MemoryEngine open() {
-    return new MemoryEngine();
+    return new MemoryEngine(LeasedQueue.DEFAULT_POLL);
+  }
+
+  /**
+   * A new, empty database whose idle queue listeners look again every {@code queuePoll} when
+   * nothing wakes them (every enqueue, retry and release does; docs/queues.md §3).
+   *
+   * @throws dev.kvasir.base.KvArgumentException for a poll shorter than a millisecond
+   */
+  public static MemoryEngine open(Duration queuePoll) {
+    return new MemoryEngine(queuePoll);
   }
 
   /** Reads and commits touch only maps in memory, each in microseconds. */

@@ -2,6 +2,7 @@ package dev.kvasir.postgres;
 
 import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.engine.LeasedQueue;
 import dev.kvasir.spi.Engines;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,8 @@ import org.postgresql.PGProperty;
  * {@code password} gives the password of a URL that leaves it out, so that it need not appear
  * on a command line ({@code kvasir serve --db-password-file}); without it, libpq's {@code
  * PGPASSWORD} and then {@code ~/.pgpass} do (docs/postgres.md §8); {@code postgres.readOnly=true}
- * opens it {@link #readOnly(boolean) for reading only}.
+ * opens it {@link #readOnly(boolean) for reading only}, and {@code postgres.queuePollMs} sets the
+ * {@link #queuePoll(Duration) queue's poll}.
  */
 public final class PostgresConfig {
   private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -52,9 +54,10 @@ public final class PostgresConfig {
   private final int poolSize;
   private final Duration retryTimeout;
   private final boolean readOnly;
+  private final Duration queuePoll;
 
   private PostgresConfig(String jdbcUrl, String user, String password, DataSource dataSource,
-      String schema, int poolSize, Duration retryTimeout, boolean readOnly) {
+      String schema, int poolSize, Duration retryTimeout, boolean readOnly, Duration queuePoll) {
     this.jdbcUrl = jdbcUrl;
     this.user = user;
     this.password = password;
@@ -63,6 +66,7 @@ public final class PostgresConfig {
     this.poolSize = poolSize;
     this.retryTimeout = retryTimeout;
     this.readOnly = readOnly;
+    this.queuePoll = queuePoll;
   }
 
   /**
@@ -110,7 +114,7 @@ public final class PostgresConfig {
       sep = "&";
     }
     PostgresConfig c = new PostgresConfig(jdbc.toString(), user, password, null, "kvasir", 10,
-        Duration.ofSeconds(30), false);
+        Duration.ofSeconds(30), false, LeasedQueue.DEFAULT_POLL);
     if (schema != null) {
       c = c.schema(decode(schema));
     }
@@ -132,7 +136,7 @@ public final class PostgresConfig {
   public static PostgresConfig of(DataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
     return new PostgresConfig(null, null, null, dataSource, "kvasir", 10, Duration.ofSeconds(30),
-        false);
+        false, LeasedQueue.DEFAULT_POLL);
   }
 
   /**
@@ -146,7 +150,7 @@ public final class PostgresConfig {
     String secret = options.get(PostgresOptions.PASSWORD).orElse(null);
     if (secret != null) {
       c = new PostgresConfig(c.jdbcUrl, c.user, secret, null, c.schema, c.poolSize,
-          c.retryTimeout, c.readOnly);
+          c.retryTimeout, c.readOnly, c.queuePoll);
     }
     String schema = options.get(PostgresOptions.SCHEMA).orElse(null);
     if (schema != null) {
@@ -155,6 +159,8 @@ public final class PostgresConfig {
     // Checked here, by the options' names: the typed setters name their parameters.
     c = c.poolSize(options.intValue(PostgresOptions.POOL_SIZE, c.poolSize, 3, 1000));
     c = c.readOnly(options.booleanValue(PostgresOptions.READ_ONLY, false));
+    c = c.queuePoll(LeasedQueue.checkPoll(PostgresOptions.QUEUE_POLL_MS,
+        options.millisValue(PostgresOptions.QUEUE_POLL_MS, c.queuePoll)));
     return c.retryTimeout(options.millisValue(PostgresOptions.RETRY_TIMEOUT_MS,
         c.retryTimeout));
   }
@@ -166,7 +172,7 @@ public final class PostgresConfig {
           + " ([a-z_][a-z0-9_]*, at most 63 characters): received " + schema);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
-        retryTimeout, readOnly);
+        retryTimeout, readOnly, queuePoll);
   }
 
   /**
@@ -178,7 +184,7 @@ public final class PostgresConfig {
       throw new KvArgumentException("poolSize must be 3 to 1000: received " + poolSize);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
-        retryTimeout, readOnly);
+        retryTimeout, readOnly, queuePoll);
   }
 
   /** @throws KvArgumentException for a negative timeout */
@@ -187,7 +193,7 @@ public final class PostgresConfig {
       throw new KvArgumentException("retryTimeout must not be negative: " + retryTimeout);
     }
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
-        retryTimeout, readOnly);
+        retryTimeout, readOnly, queuePoll);
   }
 
   /**
@@ -197,7 +203,21 @@ public final class PostgresConfig {
    */
   public PostgresConfig readOnly(boolean readOnly) {
     return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
-        retryTimeout, readOnly);
+        retryTimeout, readOnly, queuePoll);
+  }
+
+  /**
+   * How long a queue listener with nothing due waits before it looks again when nothing wakes
+   * it (default 1 s). This instance's enqueues, retries and releases wake it at once, and so do
+   * other instances' commits, through {@code NOTIFY} (docs/queues.md §3); the poll bounds what
+   * a lost notification costs.
+   *
+   * @throws KvArgumentException for a poll shorter than a millisecond
+   */
+  public PostgresConfig queuePoll(Duration queuePoll) {
+    LeasedQueue.checkPoll("queuePoll", queuePoll);
+    return new PostgresConfig(jdbcUrl, user, password, dataSource, schema, poolSize,
+        retryTimeout, readOnly, queuePoll);
   }
 
   public boolean readOnly() {
@@ -231,6 +251,10 @@ public final class PostgresConfig {
 
   public Duration retryTimeout() {
     return retryTimeout;
+  }
+
+  public Duration queuePoll() {
+    return queuePoll;
   }
 
   /** Names the database in messages, never with a password. */
@@ -294,6 +318,6 @@ public final class PostgresConfig {
   @Override
   public String toString() {
     return "PostgresConfig[" + describe() + ", poolSize=" + poolSize + ", retryTimeout="
-        + retryTimeout + "]";
+        + retryTimeout + ", queuePoll=" + queuePoll + "]";
   }
 }

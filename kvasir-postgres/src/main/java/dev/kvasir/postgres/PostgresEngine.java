@@ -93,7 +93,7 @@ public final class PostgresEngine implements KvEngine {
     this.feed = new ChangeFeed(db, sql, config.readOnly(), this::changedElsewhere,
         this::resync);
     this.queueStore = new PostgresQueue(this, db, writer, sql);
-    this.queue = new LeasedQueue(queueStore, timer.executor());
+    this.queue = new LeasedQueue(queueStore, timer.executor(), config.queuePoll());
     this.readPool = Executors.newFixedThreadPool(config.poolSize(), r -> {
       Thread t = new Thread(r, "kvasir-postgres-read " + config.schema());
       t.setDaemon(true);

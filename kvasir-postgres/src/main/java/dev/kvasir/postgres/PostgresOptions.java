@@ -16,9 +16,10 @@ public final class PostgresOptions {
   static final String POOL_SIZE = "postgres.poolSize";
   static final String RETRY_TIMEOUT_MS = "postgres.retryTimeoutMs";
   static final String READ_ONLY = "postgres.readOnly";
+  static final String QUEUE_POLL_MS = "postgres.queuePollMs";
   /** Every option the engine reads. */
   static final Set<String> NAMES = Set.of(PASSWORD, SCHEMA, POOL_SIZE, RETRY_TIMEOUT_MS,
-      READ_ONLY);
+      READ_ONLY, QUEUE_POLL_MS);
 
   private static final PostgresOptions DEFAULTS = new PostgresOptions(KvOptions.defaults());
 
@@ -53,6 +54,12 @@ public final class PostgresOptions {
   /** See {@link PostgresConfig#readOnly(boolean)}. */
   public PostgresOptions readOnly(boolean readOnly) {
     return new PostgresOptions(options.with(READ_ONLY, Boolean.toString(readOnly)));
+  }
+
+  /** See {@link PostgresConfig#queuePoll(Duration)}; whole milliseconds, at least one. */
+  public PostgresOptions queuePoll(Duration poll) {
+    return new PostgresOptions(options.with(QUEUE_POLL_MS,
+        Long.toString(Objects.requireNonNull(poll, "poll").toMillis())));
   }
 
   /** The options for {@code Kv.open} or {@code Kv.builder(…).options(…)}. */

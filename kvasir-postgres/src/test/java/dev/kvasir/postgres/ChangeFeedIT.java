@@ -3,15 +3,18 @@ package dev.kvasir.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvasir.EnqueueOptions;
 import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
+import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.testkit.Blocking;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -116,6 +119,48 @@ class ChangeFeedIT {
       assertThat(next.get(renewal + 30, TimeUnit.SECONDS))
           .isEqualTo("written while no promise held");
     }
+  }
+
+  /**
+   * Another instance's enqueue, and its failed delivery with a retry left, each wake a queue
+   * listener waiting here through the notification: its poll is an hour away, so nothing else
+   * would hand it the message within the 10 s it is given (docs/queues.md §3).
+   */
+  @Test
+  void anotherInstancesEnqueueAndRetry_wakeAWaitingQueueListener() throws Exception {
+    String schema = TestPostgres.freshSchema("feed");
+    Duration hour = Duration.ofHours(1);
+    try (Kv listening = Kv.of(PostgresEngine.open(PostgresConfig.of(TestPostgres.url())
+            .schema(schema).queuePoll(hour)));
+        Kv other = Kv.open(TestPostgres.url() + "?schema=" + schema);
+        Connection admin = TestPostgres.admin()) {
+      CompletableFuture<DequeuedMessage> first = nextMessage(listening, hour);
+      awaitListening(admin, schema);
+      other.enqueue("enqueued elsewhere");
+      DequeuedMessage m = first.get(10, TimeUnit.SECONDS);
+      assertThat(m.payload().decode()).isEqualTo("enqueued elsewhere");
+      m.finish(true);
+
+      other.enqueue("retried elsewhere", EnqueueOptions.defaults().backoffSchedule(List.of(1)));
+      DequeuedMessage failing = other.engine().dequeueNext(hour);
+      CompletableFuture<DequeuedMessage> retry = nextMessage(listening, hour);
+      Thread.sleep(300); // waiting by now; if not, its first look finds the message anyway
+      failing.finish(false);
+      DequeuedMessage again = retry.get(10, TimeUnit.SECONDS);
+      assertThat(again.payload().decode()).isEqualTo("retried elsewhere");
+      again.finish(true);
+    }
+  }
+
+  /** The next message of {@code kv}, taken on a thread of its own waiting up to {@code wait}. */
+  private static CompletableFuture<DequeuedMessage> nextMessage(Kv kv, Duration wait) {
+    return Blocking.call(() -> {
+      try {
+        return kv.engine().dequeueNext(wait);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException("interrupted while waiting for a message", e);
+      }
+    });
   }
 
   @Test

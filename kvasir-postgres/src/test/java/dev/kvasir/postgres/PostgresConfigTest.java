@@ -48,14 +48,17 @@ class PostgresConfigTest {
     assertThat(c.schema()).isEqualTo("kvasir");
     assertThat(c.poolSize()).isEqualTo(10);
     assertThat(c.retryTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.queuePoll()).isEqualTo(Duration.ofSeconds(1));
   }
 
   @Test
   void options_overrideTheUrl() {
     PostgresConfig c = PostgresConfig.from("postgresql://u@h/d?schema=a",
-        KvOptions.defaults().with("postgres.schema", "b").with("postgres.poolSize", "3"));
+        KvOptions.defaults().with("postgres.schema", "b").with("postgres.poolSize", "3")
+            .with("postgres.queuePollMs", "60000"));
     assertThat(c.schema()).isEqualTo("b");
     assertThat(c.poolSize()).isEqualTo(3);
+    assertThat(c.queuePoll()).isEqualTo(Duration.ofMinutes(1));
   }
 
   @Test
@@ -112,5 +115,8 @@ class PostgresConfigTest {
     assertThatThrownBy(() -> PostgresConfig.from("postgresql://h/d", KvOptions.defaults()
         .with("postgres.retryTimeoutMs", "-1"))).isInstanceOf(KvArgumentException.class)
         .hasMessage("postgres.retryTimeoutMs must not be negative: received -1");
+    assertThatThrownBy(() -> PostgresConfig.from("postgresql://h/d", KvOptions.defaults()
+        .with("postgres.queuePollMs", "0"))).isInstanceOf(KvArgumentException.class)
+        .hasMessage("postgres.queuePollMs must be at least 1 ms: received 0 ms");
   }
 }

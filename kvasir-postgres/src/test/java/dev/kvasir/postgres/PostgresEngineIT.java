@@ -3,6 +3,7 @@ package dev.kvasir.postgres;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.testkit.contract.KvEngineContract;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,6 +19,13 @@ class PostgresEngineIT extends KvEngineContract {
   public KvEngine openEngine(Path dir) {
     String schema = SCHEMAS.computeIfAbsent(dir, d -> TestPostgres.freshSchema("contract"));
     return PostgresEngine.open(PostgresConfig.of(TestPostgres.url()).schema(schema));
+  }
+
+  @Override
+  public KvEngine openEngine(Path dir, Duration queuePoll) {
+    String schema = SCHEMAS.computeIfAbsent(dir, d -> TestPostgres.freshSchema("contract"));
+    return PostgresEngine.open(PostgresConfig.of(TestPostgres.url()).schema(schema)
+        .queuePoll(queuePoll));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.kvasir.sqlite;
 
 import dev.kvasir.base.KvArgumentException;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.engine.LeasedQueue;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -18,11 +19,16 @@ import java.util.Objects;
  *   <li>{@code readOnly}: open without ever writing (default false): no schema upgrade, no
  *       expiry sweeps, no queue; writes fail. Works on a read-only file system and while
  *       another process holds the write lock. The file must exist with the current schema.
+ *   <li>{@code queuePoll}: how long a queue listener with nothing due waits before it looks
+ *       again when nothing wakes it (default 1 s). Enqueues, retries and releases in this JVM
+ *       wake it at once, and so do other processes' commits, which the engine watches for
+ *       (docs/queues.md §3); the poll bounds what a missed wake-up costs.
  * </ul>
  *
  * Through {@link dev.kvasir.Kv#open(String, KvOptions)} the same settings are the options
  * {@code sqlite.synchronous} ({@code OFF|NORMAL|FULL|EXTRA}), {@code sqlite.readers},
- * {@code sqlite.busyTimeoutMs} and {@code sqlite.readOnly} ({@code true|false}), which {@link
+ * {@code sqlite.busyTimeoutMs}, {@code sqlite.readOnly} ({@code true|false}) and {@code
+ * sqlite.queuePollMs}, which {@link
  * SqliteOptions} writes typed; any other option is refused.
  */
 public final class SqliteConfig {
@@ -34,14 +40,16 @@ public final class SqliteConfig {
   private final int readers;
   private final Duration busyTimeout;
   private final boolean readOnly;
+  private final Duration queuePoll;
 
   private SqliteConfig(String path, Synchronous synchronous, int readers, Duration busyTimeout,
-      boolean readOnly) {
+      boolean readOnly, Duration queuePoll) {
     this.path = path;
     this.synchronous = synchronous;
     this.readers = readers;
     this.busyTimeout = busyTimeout;
     this.readOnly = readOnly;
+    this.queuePoll = queuePoll;
   }
 
   /**
@@ -53,7 +61,8 @@ public final class SqliteConfig {
   public static SqliteConfig of(String path) {
     Objects.requireNonNull(path, "path");
     FileNames.check(path);
-    return new SqliteConfig(path, Synchronous.FULL, 4, Duration.ofSeconds(5), false);
+    return new SqliteConfig(path, Synchronous.FULL, 4, Duration.ofSeconds(5), false,
+        LeasedQueue.DEFAULT_POLL);
   }
 
   /**
@@ -76,12 +85,14 @@ public final class SqliteConfig {
     // Checked here, by the options' names: the typed setters name their parameters.
     return c.readers(options.intValue(SqliteOptions.READERS, c.readers, 1, 64))
         .readOnly(options.booleanValue(SqliteOptions.READ_ONLY, false))
-        .busyTimeout(options.millisValue(SqliteOptions.BUSY_TIMEOUT_MS, c.busyTimeout));
+        .busyTimeout(options.millisValue(SqliteOptions.BUSY_TIMEOUT_MS, c.busyTimeout))
+        .queuePoll(LeasedQueue.checkPoll(SqliteOptions.QUEUE_POLL_MS,
+            options.millisValue(SqliteOptions.QUEUE_POLL_MS, c.queuePoll)));
   }
 
   public SqliteConfig synchronous(Synchronous synchronous) {
     return new SqliteConfig(path, Objects.requireNonNull(synchronous), readers, busyTimeout,
-        readOnly);
+        readOnly, queuePoll);
   }
 
   /** @throws KvArgumentException unless 1 ≤ readers ≤ 64 */
@@ -89,7 +100,7 @@ public final class SqliteConfig {
     if (readers < 1 || readers > 64) {
       throw new KvArgumentException("readers must be 1 to 64: received " + readers);
     }
-    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
+    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly, queuePoll);
   }
 
   /** @throws KvArgumentException for a negative timeout */
@@ -97,12 +108,18 @@ public final class SqliteConfig {
     if (busyTimeout.isNegative()) {
       throw new KvArgumentException("busyTimeout must not be negative: " + busyTimeout);
     }
-    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
+    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly, queuePoll);
   }
 
   /** Opens the file without ever writing to it (see the class comment). */
   public SqliteConfig readOnly(boolean readOnly) {
-    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly);
+    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly, queuePoll);
+  }
+
+  /** @throws KvArgumentException for a poll shorter than a millisecond */
+  public SqliteConfig queuePoll(Duration queuePoll) {
+    LeasedQueue.checkPoll("queuePoll", queuePoll);
+    return new SqliteConfig(path, synchronous, readers, busyTimeout, readOnly, queuePoll);
   }
 
   public boolean readOnly() {
@@ -129,9 +146,14 @@ public final class SqliteConfig {
     return busyTimeout;
   }
 
+  public Duration queuePoll() {
+    return queuePoll;
+  }
+
   @Override
   public String toString() {
     return "SqliteConfig[path=" + path + ", synchronous=" + synchronous + ", readers=" + readers
-        + ", busyTimeout=" + busyTimeout + (readOnly ? ", readOnly" : "") + "]";
+        + ", busyTimeout=" + busyTimeout + (readOnly ? ", readOnly" : "") + ", queuePoll="
+        + queuePoll + "]";
   }
 }

@@ -102,7 +102,8 @@ public final class SqliteEngine implements KvEngine {
     if (readers != null) {
       shared.onCommit(readersSeeCommit);
     }
-    this.queue = new LeasedQueue(new SqliteQueue(this, writer, shared), timer.executor());
+    this.queue = new LeasedQueue(new SqliteQueue(this, writer, shared), timer.executor(),
+        config.queuePoll());
     this.readPool = readers == null ? null
         : Executors.newFixedThreadPool(config.readers(), daemon("kvasir-sqlite-read "
             + config.path()));

@@ -16,8 +16,10 @@ public final class SqliteOptions {
   static final String READERS = "sqlite.readers";
   static final String BUSY_TIMEOUT_MS = "sqlite.busyTimeoutMs";
   static final String READ_ONLY = "sqlite.readOnly";
+  static final String QUEUE_POLL_MS = "sqlite.queuePollMs";
   /** Every option the engine reads. */
-  static final Set<String> NAMES = Set.of(SYNCHRONOUS, READERS, BUSY_TIMEOUT_MS, READ_ONLY);
+  static final Set<String> NAMES = Set.of(SYNCHRONOUS, READERS, BUSY_TIMEOUT_MS, READ_ONLY,
+      QUEUE_POLL_MS);
 
   private static final SqliteOptions DEFAULTS = new SqliteOptions(KvOptions.defaults());
 
@@ -47,6 +49,12 @@ public final class SqliteOptions {
 
   public SqliteOptions readOnly(boolean readOnly) {
     return new SqliteOptions(options.with(READ_ONLY, Boolean.toString(readOnly)));
+  }
+
+  /** See {@link SqliteConfig#queuePoll(Duration)}; whole milliseconds, at least one. */
+  public SqliteOptions queuePoll(Duration poll) {
+    return new SqliteOptions(options.with(QUEUE_POLL_MS,
+        Long.toString(Objects.requireNonNull(poll, "poll").toMillis())));
   }
 
   /** The options for {@code Kv.open} or {@code Kv.builder(…).options(…)}. */

@@ -19,11 +19,13 @@ class SqliteOptionsTest {
   @Test
   void typedOptions_reachTheEngine() {
     KvOptions options = SqliteOptions.defaults().synchronous(SqliteConfig.Synchronous.NORMAL)
-        .readers(2).busyTimeout(Duration.ofSeconds(9)).build();
+        .readers(2).busyTimeout(Duration.ofSeconds(9)).queuePoll(Duration.ofMinutes(2)).build();
     SqliteConfig c = SqliteConfig.from(dir.resolve("a.sqlite3").toString(), options);
     assertThat(c.synchronous()).isEqualTo(SqliteConfig.Synchronous.NORMAL);
     assertThat(c.readers()).isEqualTo(2);
     assertThat(c.busyTimeout()).isEqualTo(Duration.ofSeconds(9));
+    assertThat(c.queuePoll()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(SqliteConfig.of("x.sqlite3").queuePoll()).isEqualTo(Duration.ofSeconds(1));
     try (Kv kv = Kv.open(dir.resolve("b.sqlite3").toString(), options)) {
       kv.set(KvKey.of("a"), 1);
     }
@@ -54,6 +56,13 @@ class SqliteOptionsTest {
         KvOptions.defaults().with("sqlite.busyTimeoutMs", "-5")))
         .isInstanceOf(KvArgumentException.class)
         .hasMessage("sqlite.busyTimeoutMs must not be negative: received -5");
+    assertThatThrownBy(() -> Kv.open(dir.resolve("e.sqlite3").toString(),
+        KvOptions.defaults().with("sqlite.queuePollMs", "0")))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("sqlite.queuePollMs must be at least 1 ms: received 0 ms");
+    assertThatThrownBy(() -> SqliteConfig.of("x.sqlite3").queuePoll(Duration.ofNanos(500)))
+        .isInstanceOf(KvArgumentException.class)
+        .hasMessage("queuePoll must be at least 1 ms: received PT0.0000005S");
     assertThat(dir.resolve("e.sqlite3")).doesNotExist();
   }
 }

@@ -5,11 +5,13 @@ import dev.kvasir.base.KvException;
 import dev.kvasir.base.Versionstamp;
 import dev.kvasir.dag.cid.Cid;
 import dev.kvasir.engine.Expiry;
+import dev.kvasir.engine.LeasedQueue;
 import dev.kvasir.engine.RulebookEngine;
 import dev.kvasir.engine.Storage;
 import dev.kvasir.spi.RawKey;
 import dev.kvasir.spi.StoredEntry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -33,16 +35,28 @@ public final class DagEngine extends RulebookEngine {
   private final DagStorage storage;
   private final BlockLog blocks;
 
-  private DagEngine(DagStorage storage, BlockLog blocks, String name) {
-    super(storage, name);
+  private DagEngine(DagStorage storage, BlockLog blocks, String name, Duration queuePoll) {
+    super(storage, name, queuePoll);
     this.storage = storage;
     this.blocks = blocks;
   }
 
   /** Opens (creating if needed) the database in directory {@code dir}. */
   public static DagEngine open(Path dir) {
+    return open(dir, LeasedQueue.DEFAULT_POLL);
+  }
+
+  /**
+   * Opens (creating if needed) the database in directory {@code dir}; its idle queue listeners
+   * look again every {@code queuePoll} when nothing wakes them (every enqueue, retry and
+   * release does; docs/queues.md §3).
+   *
+   * @throws dev.kvasir.base.KvArgumentException for a poll shorter than a millisecond
+   */
+  public static DagEngine open(Path dir, Duration queuePoll) {
+    LeasedQueue.checkPoll("queuePoll", queuePoll);
     BlockLog blocks = BlockLog.open(dir, false);
-    return new DagEngine(DagStorage.open(blocks), blocks, "dag");
+    return new DagEngine(DagStorage.open(blocks), blocks, "dag", queuePoll);
   }
 
   /**
@@ -57,7 +71,8 @@ public final class DagEngine extends RulebookEngine {
     BlockLog blocks = BlockLog.open(dir, true);
     try {
       Cid commit = find(blocks, at);
-      return new DagEngine(DagStorage.at(blocks, commit), blocks, "dag-at");
+      return new DagEngine(DagStorage.at(blocks, commit), blocks, "dag-at",
+          LeasedQueue.DEFAULT_POLL);
     } catch (RuntimeException e) {
       blocks.close();
       throw e;
@@ -76,7 +91,8 @@ public final class DagEngine extends RulebookEngine {
       blocks.close();
       throw new KvException("KV/DAG database " + dir + " has no commit yet");
     }
-    DagEngine engine = new DagEngine(DagStorage.at(blocks, last), blocks, "dag-read-only");
+    DagEngine engine = new DagEngine(DagStorage.at(blocks, last), blocks, "dag-read-only",
+        LeasedQueue.DEFAULT_POLL);
     Thread follower = new Thread(() -> engine.follow(dir), "kvasir-dag-follow " + dir);
     follower.setDaemon(true);
     engine.follower = follower;

@@ -1,6 +1,7 @@
 package dev.kvasir.dag.engine;
 
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.engine.LeasedQueue;
 import dev.kvasir.spi.EngineProvider;
 import dev.kvasir.spi.KvEngine;
 import java.nio.file.Path;
@@ -13,6 +14,8 @@ import java.util.Set;
  */
 public final class DagEngineProvider implements EngineProvider {
   private static final String READ_ONLY = "dag.readOnly";
+  /** {@link DagEngine#open(java.nio.file.Path, java.time.Duration)}'s poll, in milliseconds. */
+  private static final String QUEUE_POLL_MS = "dag.queuePollMs";
 
   /** Called by {@link java.util.ServiceLoader}. */
   public DagEngineProvider() {}
@@ -40,13 +43,17 @@ public final class DagEngineProvider implements EngineProvider {
 
   @Override
   public KvEngine open(String location, KvOptions options) {
-    options.requireKnown(name(), Set.of(READ_ONLY));
+    options.requireKnown(name(), Set.of(READ_ONLY, QUEUE_POLL_MS));
     DagLocation parsed = DagLocation.parse(location);
     if (parsed.at() != null) {
       return DagEngine.openAt(parsed.dir(), parsed.at());
     }
     boolean readOnly = Boolean.parseBoolean(options.get(READ_ONLY).orElse("false").trim());
-    return readOnly ? DagEngine.openReadOnly(parsed.dir()) : DagEngine.open(parsed.dir());
+    if (readOnly) {
+      return DagEngine.openReadOnly(parsed.dir());
+    }
+    return DagEngine.open(parsed.dir(), LeasedQueue.checkPoll(QUEUE_POLL_MS,
+        options.millisValue(QUEUE_POLL_MS, LeasedQueue.DEFAULT_POLL)));
   }
 
   /**

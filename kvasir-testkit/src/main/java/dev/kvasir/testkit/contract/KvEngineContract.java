@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The one contract every storage engine passes: each theme ({@link ReadWriteContract}, {@link
  * ListContract}, {@link AtomicContract}, {@link LimitsContract}, {@link WatchContract}, {@link
- * QueueContract}, {@link ApiContract}, {@link AsyncContract}, {@link MappingContract},
- * {@link MetersContract}, and {@link Whole} for concurrency, closing and the differential test
+ * QueueContract}, {@link QueueWakeUpContract}, {@link ApiContract}, {@link AsyncContract},
+ * {@link MappingContract}, {@link MetersContract}, and {@link Whole} for concurrency, closing and the differential test
  * against {@link MemoryEngine}) runs as a nested class against the engine an extending test opens:
  *
  * <pre>{@code
@@ -90,6 +90,14 @@ public abstract class KvEngineContract implements EngineUnderTest {
 
   @Nested
   class Queue extends QueueContract {
+    @Override
+    protected EngineUnderTest subject() {
+      return KvEngineContract.this;
+    }
+  }
+
+  @Nested
+  class QueueWakeUp extends QueueWakeUpContract {
     @Override
     protected EngineUnderTest subject() {
       return KvEngineContract.this;
