@@ -28,8 +28,7 @@ import java.util.Objects;
  * Through {@link dev.kvasir.Kv#open(String, KvOptions)} the same settings are the options
  * {@code sqlite.synchronous} ({@code OFF|NORMAL|FULL|EXTRA}), {@code sqlite.readers},
  * {@code sqlite.busyTimeoutMs}, {@code sqlite.readOnly} ({@code true|false}) and {@code
- * sqlite.queuePollMs}, which {@link
- * SqliteOptions} writes typed; any other option is refused.
+ * sqlite.queuePollMs}, which {@link SqliteOptions} writes typed; any other option is refused.
  */
 public final class SqliteConfig {
   /** SQLite's durability levels for WAL mode. */

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Test;
  * The one contract every storage engine passes: each theme ({@link ReadWriteContract}, {@link
  * ListContract}, {@link AtomicContract}, {@link LimitsContract}, {@link WatchContract}, {@link
  * QueueContract}, {@link QueueWakeUpContract}, {@link ApiContract}, {@link AsyncContract},
- * {@link MappingContract}, {@link MetersContract}, and {@link Whole} for concurrency, closing and the differential test
- * against {@link MemoryEngine}) runs as a nested class against the engine an extending test opens:
+ * {@link MappingContract}, {@link MetersContract}, and {@link Whole} for concurrency, closing
+ * and the differential test against {@link MemoryEngine}) runs as a nested class against the
+ * engine an extending test opens:
  *
  * <pre>{@code
  * class SqliteEngineTest extends KvEngineContract {
