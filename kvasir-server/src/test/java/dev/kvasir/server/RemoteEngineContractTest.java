@@ -5,6 +5,7 @@ import dev.kvasir.sqlite.SqliteConfig;
 import dev.kvasir.sqlite.SqliteEngine;
 import dev.kvasir.testkit.contract.KvEngineContract;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * RemoteEngine → KvServer → SQLite engine, against the shared contract, queues included
@@ -14,6 +15,18 @@ class RemoteEngineContractTest extends KvEngineContract {
   @Override
   public KvEngine openEngine(Path dir) {
     return new Served(SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString())));
+  }
+
+  /**
+   * The server's engine with the poll given. Its queue gateway asks the engine in rounds of a
+   * second whatever the poll (QueueGateway), so here the wake-up theme shows that a waiting
+   * remote listener gets each message through the server, not that the engine woke it; the
+   * engine tests show that.
+   */
+  @Override
+  public KvEngine openEngine(Path dir, Duration queuePoll) {
+    return new Served(SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString())
+        .queuePoll(queuePoll)));
   }
 
   @Override

@@ -25,7 +25,7 @@ public interface EngineUnderTest {
     return false;
   }
 
-  /** Whether the engine delivers queue messages; KV Connect does not. */
+  /** Whether the engine delivers queue messages; one that does not refuses enqueues. */
   default boolean supportsQueues() {
     return true;
   }
