@@ -19,7 +19,8 @@ import java.util.Map;
  * loader of its own. The values are lists of 1 000 objects: all with the same names ({@code
  * same}), two sets of names taking turns ({@code alternating}), the same first name and then
  * one of their own ({@code allDifferent}), or only names of their own, as a map keyed by user
- * id ({@code dictionary}).
+ * id ({@code dictionary}); and 1 000 values of one object each, the harness's W1 values ({@code
+ * entries}: {@code {i, name, tags: ["a", "b"], active}}), as a list of entries decodes them.
  *
  * <pre>
  * java -cp kvasir-bench/target/benchmarks.jar dev.kvasir.bench.DecodeComparison BEFORE AFTER
@@ -40,8 +41,9 @@ public final class DecodeComparison {
     }
     Method[] decoders = {decoder(args[0]), decoder(args[1])};
     var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    for (String kind : List.of("same", "alternating", "allDifferent", "dictionary")) {
-      byte[] value = V8.serialize(objects(kind));
+    for (String kind : List.of("same", "alternating", "allDifferent", "dictionary", "entries")) {
+      List<byte[]> values = kind.equals("entries") ? entries()
+          : List.of(V8.serialize(objects(kind)));
       long[] nanos = new long[2];
       long[] bytes = new long[2];
       for (int round = 0; round < WARM_ROUNDS + ROUNDS; round++) {
@@ -49,7 +51,9 @@ public final class DecodeComparison {
           long allocated = threads.getCurrentThreadAllocatedBytes();
           long start = System.nanoTime();
           for (int i = 0; i < DECODES_PER_SLICE; i++) {
-            decoders[build].invoke(null, (Object) value);
+            for (byte[] value : values) {
+              decoders[build].invoke(null, (Object) value);
+            }
           }
           if (round >= WARM_ROUNDS) {
             nanos[build] += System.nanoTime() - start;
@@ -74,6 +78,15 @@ public final class DecodeComparison {
     @SuppressWarnings("resource") // lives as long as the comparison
     ClassLoader loader = new URLClassLoader(new URL[] {url}, ClassLoader.getPlatformClassLoader());
     return loader.loadClass("dev.kvasir.value.V8").getMethod("deserialize", byte[].class);
+  }
+
+  /** W1's values of the peer harness, each encoded alone. */
+  private static List<byte[]> entries() {
+    List<byte[]> values = new ArrayList<>(OBJECTS);
+    for (int i = 0; i < OBJECTS; i++) {
+      values.add(V8.serialize(Peer.value(i)));
+    }
+    return values;
   }
 
   private static List<Map<String, Object>> objects(String kind) {

@@ -22,7 +22,7 @@ final class V8Reader {
 
   private final byte[] in;
   private int pos;
-  private byte version; // 13 to 16; bytes keep a reader, made per value, at 48 bytes
+  private byte version; // 13 to 16; bytes keep a reader, made per value, at 56 bytes
   private final int maxDepth;
   private int depth;
   /**
@@ -32,8 +32,15 @@ final class V8Reader {
    */
   private byte shapeMisses;
   private long holeBudget;
-  /** Objects by id, in the order V8 assigns ids; null while an object is being built. */
-  private Object[] objects = new Object[4];
+  /*
+   * Objects by id, in the order V8 assigns ids; null while an object is being built. The first
+   * two are fields, since most values hold no more (an object and an array in it): a table made
+   * for every value was 32 of the bytes each listed entry allocated (docs/values.md §7).
+   */
+  private Object object0;
+  private Object object1;
+  /** Objects from id 2 on, made for a value that has a third. */
+  private Object[] laterObjects;
   private int ids;
 
   private V8Reader(byte[] in, int maxDepth) {
@@ -166,15 +173,26 @@ final class V8Reader {
   }
 
   private int newId() {
-    if (ids == objects.length) {
-      objects = Arrays.copyOf(objects, ids * 2);
+    int id = ids++;
+    if (id > 1) {
+      if (laterObjects == null) {
+        laterObjects = new Object[4];
+      } else if (id - 2 == laterObjects.length) {
+        laterObjects = Arrays.copyOf(laterObjects, laterObjects.length * 2);
+      }
     }
-    return ids++;
+    return id;
   }
 
   /** Gives the object its id once it exists, so that references inside it can reach it. */
   private void bind(int id, Object object) {
-    objects[id] = object;
+    if (id > 1) {
+      laterObjects[id - 2] = object;
+    } else if (id == 0) {
+      object0 = object;
+    } else {
+      object1 = object;
+    }
   }
 
   private <T> T register(T object) {
@@ -182,12 +200,21 @@ final class V8Reader {
     return object;
   }
 
+  /** The object with id {@code id}; null if it has none yet or is still being built. */
+  private Object objectWithId(long id) {
+    if (id >= ids) {
+      return null;
+    }
+    return id > 1 ? laterObjects[(int) id - 2] : id == 0 ? object0 : object1;
+  }
+
   private Object readReference() {
     long id = readVarint();
-    if (id >= ids || objects[(int) id] == null) {
+    Object object = objectWithId(id);
+    if (object == null) {
       throw error("reference to unknown object id " + id);
     }
-    return objects[(int) id];
+    return object;
   }
 
   private Object readJsObject() {

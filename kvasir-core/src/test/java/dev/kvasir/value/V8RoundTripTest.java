@@ -63,7 +63,7 @@ class V8RoundTripTest {
   @Test
   void manyObjects_eachReferencedTwice_stayShared() {
     List<Object> objects = new ArrayList<>();
-    for (int i = 0; i < 20; i++) { // past the reader's first table of 4 ids, which must grow
+    for (int i = 0; i < 20; i++) { // past the reader's two fields and its table after them
       objects.add(Map.of("i", i));
     }
     List<Object> twice = new ArrayList<>(objects);
