@@ -11,7 +11,7 @@ public interface EngineUnderTest {
 
   /**
    * A new, empty engine whose queue listeners, when nothing wakes them, look again only every
-   * {@code queuePoll}: with an hour, the wake-up tests of {@link QueueContract} show that each
+   * {@code queuePoll}: with an hour, the tests of {@link QueueWakeUpContract} show that each
    * event that makes a message available wakes a waiting listener. Every engine with a queue
    * overrides it; the tests fail, saying so, for one that does not.
    */
