@@ -123,7 +123,8 @@ class ServeOptionsTest {
     assertThat(serveError("--db", db.toString(), "--port", "0", "--db-option",
         "sqlite.busyTimeoutMs=1000,nope=1"))
         .contains("error: unknown option nope for the SQLite engine; it reads"
-            + " sqlite.busyTimeoutMs, sqlite.readOnly, sqlite.readers, sqlite.synchronous");
+            + " sqlite.busyTimeoutMs, sqlite.queuePollMs, sqlite.readOnly, sqlite.readers,"
+            + " sqlite.synchronous");
     Path config = Files.writeString(dir.resolve("kvasir.properties"),
         "db-option = sqlite.readers=0\n");
     assertThat(serveError("--db", db.toString(), "--port", "0", "--config", config.toString()))
