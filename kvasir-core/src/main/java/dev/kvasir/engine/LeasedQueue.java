@@ -79,11 +79,9 @@ public final class LeasedQueue {
    */
   public static Duration checkPoll(String setting, Duration poll) {
     if (Objects.requireNonNull(poll, setting).compareTo(Duration.ofMillis(1)) < 0) {
-      // Whole milliseconds, as options give them, read as such; anything else as a Duration.
-      boolean wholeMillis = poll.getNano() % 1_000_000 == 0
-          && poll.compareTo(Duration.ofMillis(Long.MIN_VALUE)) >= 0;
+      // Zero, the one whole number of milliseconds an option can give here, reads as such.
       throw new KvArgumentException(setting + " must be at least 1 ms: received "
-          + (wholeMillis ? poll.toMillis() + " ms" : poll));
+          + (poll.isZero() ? "0 ms" : poll));
     }
     return poll;
   }

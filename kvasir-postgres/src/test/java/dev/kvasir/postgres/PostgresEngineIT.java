@@ -17,15 +17,18 @@ class PostgresEngineIT extends KvEngineContract {
 
   @Override
   public KvEngine openEngine(Path dir) {
-    String schema = SCHEMAS.computeIfAbsent(dir, d -> TestPostgres.freshSchema("contract"));
-    return PostgresEngine.open(PostgresConfig.of(TestPostgres.url()).schema(schema));
+    return PostgresEngine.open(config(dir));
   }
 
   @Override
   public KvEngine openEngine(Path dir, Duration queuePoll) {
+    return PostgresEngine.open(config(dir).queuePoll(queuePoll));
+  }
+
+  /** The schema of {@code dir}, made the first time a test opens an engine there. */
+  private static PostgresConfig config(Path dir) {
     String schema = SCHEMAS.computeIfAbsent(dir, d -> TestPostgres.freshSchema("contract"));
-    return PostgresEngine.open(PostgresConfig.of(TestPostgres.url()).schema(schema)
-        .queuePoll(queuePoll));
+    return PostgresConfig.of(TestPostgres.url()).schema(schema);
   }
 
   @Override

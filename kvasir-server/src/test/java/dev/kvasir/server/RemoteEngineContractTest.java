@@ -14,7 +14,7 @@ import java.time.Duration;
 class RemoteEngineContractTest extends KvEngineContract {
   @Override
   public KvEngine openEngine(Path dir) {
-    return new Served(SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString())));
+    return new Served(SqliteEngine.open(config(dir)));
   }
 
   /**
@@ -25,8 +25,11 @@ class RemoteEngineContractTest extends KvEngineContract {
    */
   @Override
   public KvEngine openEngine(Path dir, Duration queuePoll) {
-    return new Served(SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString())
-        .queuePoll(queuePoll)));
+    return new Served(SqliteEngine.open(config(dir).queuePoll(queuePoll)));
+  }
+
+  private static SqliteConfig config(Path dir) {
+    return SqliteConfig.of(dir.resolve("kv.sqlite3").toString());
   }
 
   @Override

@@ -9,13 +9,16 @@ import java.time.Duration;
 class SqliteEngineTest extends KvEngineContract {
   @Override
   public KvEngine openEngine(Path dir) {
-    return SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString()));
+    return SqliteEngine.open(config(dir));
   }
 
   @Override
   public KvEngine openEngine(Path dir, Duration queuePoll) {
-    return SqliteEngine.open(SqliteConfig.of(dir.resolve("kv.sqlite3").toString())
-        .queuePoll(queuePoll));
+    return SqliteEngine.open(config(dir).queuePoll(queuePoll));
+  }
+
+  private static SqliteConfig config(Path dir) {
+    return SqliteConfig.of(dir.resolve("kv.sqlite3").toString());
   }
 
   @Override
