@@ -84,8 +84,9 @@ public interface KvEngine extends AutoCloseable {
   /**
    * Waits up to {@code timeout} for the next due queue message and marks it running. The
    * caller must {@link DequeuedMessage#finish(boolean) finish} it. A wait that runs out takes
-   * nothing, so callers that wait for long (a queue listener, a server holding a client's long
-   * poll) wait in rounds rather than interrupt a take half-way.
+   * nothing; a caller that may have to stop sooner waits in rounds (a queue listener) or gives
+   * back what it no longer wants (a server whose client's poll ended) rather than interrupt a
+   * take half-way.
    *
    * @return the message, or {@code null} if none was due within {@code timeout} or the engine
    *     is closed

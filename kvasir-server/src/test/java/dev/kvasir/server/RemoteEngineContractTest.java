@@ -18,10 +18,10 @@ class RemoteEngineContractTest extends KvEngineContract {
   }
 
   /**
-   * The server's engine with the poll given. Its queue gateway asks the engine in rounds of a
-   * second whatever the poll (QueueGateway), so here the wake-up theme shows that a waiting
-   * remote listener gets each message through the server, not that the engine woke it; the
-   * engine tests show that.
+   * The server's engine with the poll given. Its queue gateway waits in the engine for as long
+   * as a client's poll (QueueGateway), so the wake-up theme shows that each wake-up reaches a
+   * remote listener through the server: without the SQLite engine's wake on its own enqueues,
+   * the enqueue tests here fail.
    */
   @Override
   public KvEngine openEngine(Path dir, Duration queuePoll) {
