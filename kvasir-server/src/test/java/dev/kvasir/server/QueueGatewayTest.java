@@ -65,12 +65,16 @@ class QueueGatewayTest {
     assertThat(lease.message().payload().decode()).isEqualTo("due");
   }
 
-  /** Before, the gateway asked the engine again every second, whatever the engine's poll. */
+  /**
+   * Before, the gateway asked the engine again every second, whatever the engine's poll: three
+   * times here. Once is the rule; a second time only if the engine's clock (wall time) and the
+   * gateway's (monotonic) disagree at the end.
+   */
   @Test
   void anIdlePoll_asksTheEngineOnce_forItsWholeWait() throws Exception {
     CompletableFuture<QueueGateway.Lease> answer = gateway.next(Duration.ofMillis(2_500), "a");
     assertThat(answer.get(SECONDS, TimeUnit.SECONDS)).as("nothing came").isNull();
-    assertThat(engine.takes.get()).isEqualTo(1);
+    assertThat(engine.takes.get()).isBetween(1, 2);
   }
 
   /** Before, the poll's thread went on waiting for up to a second, and held its place. */
