@@ -49,10 +49,7 @@ class QueueGatewayTest {
 
   @Test
   void aWaitingPoll_getsAMessageEnqueuedWhileItWaits() throws Exception {
-    CompletableFuture<QueueGateway.Lease> answer = gateway.next(POLL_WAIT, "a");
-    awaitTakerWaiting();
-    kv.enqueue("hello");
-    QueueGateway.Lease lease = answer.get(SECONDS, TimeUnit.SECONDS);
+    QueueGateway.Lease lease = pollThenEnqueue("a", "hello");
     assertThat(lease.message().payload().decode()).isEqualTo("hello");
     assertThat(gateway.finish(lease.id(), true, false)).isTrue();
   }
@@ -116,10 +113,7 @@ class QueueGatewayTest {
   /** Before, a waiting poll looked for unclaimed messages only between its one-second waits. */
   @Test
   void aMessageWhoseAnswerWasNotSent_goesToTheWaitingPollAtOnce() throws Exception {
-    CompletableFuture<QueueGateway.Lease> first = gateway.next(POLL_WAIT, "a");
-    awaitTakerWaiting();
-    kv.enqueue("again");
-    QueueGateway.Lease lent = first.get(SECONDS, TimeUnit.SECONDS);
+    QueueGateway.Lease lent = pollThenEnqueue("a", "again");
     CompletableFuture<QueueGateway.Lease> second = gateway.next(POLL_WAIT, "b");
     awaitTakerWaiting();
     gateway.unclaimed(lent);
@@ -146,6 +140,14 @@ class QueueGatewayTest {
     gateway.stopTaking();
     assertThat(waiting).isCompletedWithValue(null);
     assertThat(gateway.next(POLL_WAIT, "b")).isCompletedWithValue(null);
+  }
+
+  /** The lease poll {@code pollId} gets for {@code message}, enqueued while the poll waits. */
+  private QueueGateway.Lease pollThenEnqueue(String pollId, String message) throws Exception {
+    CompletableFuture<QueueGateway.Lease> answer = gateway.next(POLL_WAIT, pollId);
+    awaitTakerWaiting();
+    kv.enqueue(message);
+    return answer.get(SECONDS, TimeUnit.SECONDS);
   }
 
   /** Waits until a taker waits in the engine, so that what follows finds it waiting. */
