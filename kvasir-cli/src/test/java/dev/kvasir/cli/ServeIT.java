@@ -182,10 +182,14 @@ class ServeIT {
   /**
    * Whether this process was started with SIGHUP ignored (under {@code nohup}), which the
    * processes it starts inherit: Linux's {@code SigIgn} mask in {@code /proc/self/status}, whose
-   * lowest bit is signal 1.
+   * lowest bit is signal 1. False where there is no such file.
    */
   private static boolean hangupIgnored() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+    Path status = Path.of("/proc/self/status");
+    if (!Files.exists(status)) {
+      return false;
+    }
+    for (String line : Files.readAllLines(status)) {
       if (line.startsWith("SigIgn:")) {
         return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & 1) != 0;
       }
