@@ -171,10 +171,9 @@ final class QueueGateway implements AutoCloseable {
       poll.timeout = timer.schedule(() -> endWaiting(poll), bounded.toNanos(),
           TimeUnit.NANOSECONDS);
       if (startTaker) {
-        startTaker = false;
         takers.execute(this::take);
       }
-    } catch (RejectedExecutionException e) { // closed meanwhile, and so the poll answered
+    } catch (RejectedExecutionException e) { // closed meanwhile: no taker started
       if (startTaker) {
         synchronized (lock) {
           takersRunning--;
