@@ -1,0 +1,209 @@
+package dev.kvasir.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvasir.Kv;
+import dev.kvasir.KvEntry;
+import dev.kvasir.KvKey;
+import dev.kvasir.ListSelector;
+import dev.kvasir.value.KvU64;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Kills a process while it writes, the same way for every local engine's test: a child JVM
+ * ({@link #main}) commits from four threads at once, each its own numbered sequence
+ * of {@code ["w", thread, i]} together with a sum on {@code ["count"]} in one atomic commit, and
+ * prints each commit once it is acknowledged; the test kills it with SIGKILL at a random moment,
+ * which is what the kernel's out-of-memory killer or {@code kill -9} does, and then checks that
+ * the database opens with every acknowledged commit, no commit half-applied, and takes commits
+ * again, round after round on the same database.
+ *
+ * <p>A killed process leaves its files as they were at that moment (the kernel keeps what was
+ * written), so this finds what a crash of the process breaks (a torn record at the end of a log,
+ * a lock or index file left behind, an answer given before the commit was written) and not what
+ * a power cut would (that is the engines' fsync, counted by the harness's durability check).
+ * What each engine does with what a killed writer left: docs/sqlite.md §2, docs/dag-engine.md
+ * §2.
+ */
+public final class KilledWriters {
+  /** Threads committing at once, so that the engine groups commits as under load. */
+  private static final int THREADS = 4;
+  /**
+   * Kills a test makes: a kill shows a fault only if it lands in the fault's window (between an
+   * answer and the write it announced, say), so one test kills many times.
+   */
+  private static final int ROUNDS = 10;
+  /** Every so many commits of a thread carry a value this large, spanning blocks and pages. */
+  private static final int LARGE_EVERY = 8;
+  private static final int LARGE_BYTES = 30_000;
+  /** A child left behind by a test that died ends itself after this long. */
+  private static final long CHILD_LIFETIME_MS = 120_000;
+
+  private KilledWriters() {}
+
+  /**
+   * The child: {@code KilledWriters LOCATION FIRST...}, one first index per thread. Prints
+   * {@code "thread i"} for each acknowledged commit, and exits 1 if a commit fails.
+   */
+  public static void main(String[] args) throws InterruptedException {
+    PrintStream out = System.out;
+    Kv kv = Kv.open(args[0]);
+    for (int t = 0; t < THREADS; t++) {
+      int thread = t;
+      int first = Integer.parseInt(args[1 + t]);
+      Thread writer = new Thread(() -> {
+        try {
+          for (int i = first; ; i++) {
+            kv.atomic().set(KvKey.of("w", thread, i), value(thread, i))
+                .sum(KvKey.of("count"), KvU64.of(1)).commit();
+            synchronized (out) {
+              out.println(thread + " " + i);
+              out.flush();
+            }
+          }
+        } catch (RuntimeException e) {
+          e.printStackTrace();
+          Runtime.getRuntime().halt(1);
+        }
+      }, "writer-" + t);
+      writer.start();
+    }
+    Thread.sleep(CHILD_LIFETIME_MS);
+    Runtime.getRuntime().halt(2);
+  }
+
+  /** What thread {@code t} writes as its {@code i}-th value. */
+  private static Object value(int t, int i) {
+    if (i % LARGE_EVERY != LARGE_EVERY - 1) {
+      return t + "-" + i;
+    }
+    byte[] bytes = new byte[LARGE_BYTES];
+    new Random(31L * t + i).nextBytes(bytes);
+    return bytes;
+  }
+
+  /**
+   * Kills a writer on {@code location} ten times, each after it has written for a random time
+   * up to about a second ({@code seed} chooses them), and checks the database after each kill.
+   *
+   * @return how many commits each thread's sequence holds at the end
+   */
+  public static int[] killRepeatedly(String location, long seed) throws Exception {
+    Random random = new Random(seed);
+    int[] next = new int[THREADS];
+    for (int round = 1; round <= ROUNDS; round++) {
+      Duration writing = Duration.ofMillis(50 + random.nextInt(900));
+      int[] acknowledged = killWhileWriting(location, next, writing);
+      try (Kv kv = Kv.open(location)) {
+        int[] found = check(kv);
+        for (int t = 0; t < THREADS; t++) {
+          assertThat(found[t]).as("round %d (seed %d), thread %d: commits in the database"
+              + " against those acknowledged before the kill", round, seed, t)
+              .isGreaterThanOrEqualTo(acknowledged[t]);
+        }
+        next = found;
+      }
+    }
+    try (Kv kv = Kv.open(location)) {
+      assertThat(kv.set(KvKey.of("after"), "the kills").ok()).isTrue();
+    }
+    return next;
+  }
+
+  /**
+   * Starts a writer whose threads go on from {@code first}, lets it write for {@code writing}
+   * after its first acknowledged commit, and kills it.
+   *
+   * @return per thread, one more than the highest index acknowledged (its {@code first} if none)
+   */
+  private static int[] killWhileWriting(String location, int[] first, Duration writing)
+      throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), KilledWriters.class.getName(), location));
+    Arrays.stream(first).forEach(i -> command.add(String.valueOf(i)));
+    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+    int[] acknowledged = first.clone();
+    StringBuilder other = new StringBuilder(); // what the child printed besides its acks
+    CountDownLatch firstAck = new CountDownLatch(1);
+    Thread reader = new Thread(() -> read(child, acknowledged, other, firstAck));
+    reader.start();
+    try {
+      boolean writes = firstAck.await(60, TimeUnit.SECONDS);
+      assertThat(writes).as("the writer acknowledged a commit; it printed: %s", other).isTrue();
+      Thread.sleep(writing.toMillis());
+      assertThat(child.isAlive()).as("the writer still runs; it printed: %s", other).isTrue();
+    } finally {
+      child.destroyForcibly(); // SIGKILL
+    }
+    assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("killed").isTrue();
+    reader.join(30_000);
+    assertThat(child.exitValue()).as("died of SIGKILL; it printed: %s", other).isEqualTo(137);
+    synchronized (acknowledged) {
+      return acknowledged.clone();
+    }
+  }
+
+  private static void read(Process child, int[] acknowledged, StringBuilder other,
+      CountDownLatch firstAck) {
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(
+        child.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = lines.readLine()) != null; ) {
+        String[] ack = line.split(" ");
+        if (ack.length == 2 && ack[0].matches("\\d+") && ack[1].matches("\\d+")) {
+          synchronized (acknowledged) {
+            int t = Integer.parseInt(ack[0]);
+            acknowledged[t] = Math.max(acknowledged[t], Integer.parseInt(ack[1]) + 1);
+          }
+          firstAck.countDown();
+        } else if (other.length() < 10_000) {
+          other.append(line).append('\n');
+        }
+      }
+    } catch (IOException e) {
+      other.append("(reading the writer's output failed: ").append(e).append(")");
+    }
+  }
+
+  /**
+   * Checks what the writers left: each thread's sequence without a gap, each value as written,
+   * and {@code ["count"]} equal to the number of entries, since each commit wrote both.
+   *
+   * @return per thread, how many commits its sequence holds
+   */
+  private static int[] check(Kv kv) {
+    int[] found = new int[THREADS];
+    int total = 0;
+    for (int t = 0; t < THREADS; t++) {
+      for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("w", t)))) {
+        int i = e.key().part(2, Integer.class);
+        assertThat(i).as("thread %d: the next commit of its sequence", t).isEqualTo(found[t]);
+        Object expected = value(t, i);
+        if (expected instanceof byte[] bytes) {
+          assertThat((byte[]) e.value()).as("%s", e.key()).isEqualTo(bytes);
+        } else {
+          assertThat(e.value()).as("%s", e.key()).isEqualTo(expected);
+        }
+        found[t]++;
+      }
+      total += found[t];
+    }
+    KvEntry count = kv.get(KvKey.of("count"));
+    long counted = count.exists() ? ((KvU64) count.value()).unsignedBits() : 0;
+    assertThat(counted).as("the sums, written in the same commits as the entries")
+        .isEqualTo(total);
+    return found;
+  }
+}
