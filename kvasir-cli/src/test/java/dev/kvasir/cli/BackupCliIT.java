@@ -38,12 +38,6 @@ class BackupCliIT {
     kvasir = new Jar(dir);
   }
 
-  private String fingerprint(String db) throws Exception {
-    Jar.Run info = kvasir.run("info", "--db", db, "--json");
-    assertThat(info.exit()).as(info.err()).isZero();
-    return Render.JSON.readTree(info.out()).get("fingerprint").asText();
-  }
-
   @Test
   void exportImport_keepsExpiries_andWithKeepVersionstampsEverything() throws Exception {
     try (Kv kv = Kv.open(dir.resolve("a.sqlite3").toString())) {
@@ -57,7 +51,7 @@ class BackupCliIT {
     Jar.Run exact = kvasir.run("import", "--db", "b.sqlite3", "--keep-versionstamps",
         "a.ndjson");
     assertThat(exact.exit()).as(exact.err()).isZero();
-    assertThat(fingerprint("b.sqlite3")).isEqualTo(fingerprint("a.sqlite3"));
+    assertThat(kvasir.fingerprint("b.sqlite3")).isEqualTo(kvasir.fingerprint("a.sqlite3"));
     Jar.Run again = kvasir.run("import", "--db", "b.sqlite3", "--keep-versionstamps",
         "a.ndjson");
     assertThat(again.exit()).isEqualTo(1);
@@ -99,7 +93,7 @@ class BackupCliIT {
     }
     assertThat(kvasir.run("backup", "--db", "app.sqlite3", "--to", "dag:bk", "--once").exit())
         .isZero();
-    assertThat(fingerprint("dag:bk")).isEqualTo(fingerprint("app.sqlite3"));
+    assertThat(kvasir.fingerprint("dag:bk")).isEqualTo(kvasir.fingerprint("app.sqlite3"));
 
     Jar.Run past = kvasir.run("get", "--db", "dag:bk", "--at", firstCommit, "[\"a\"]");
     assertThat(past.exit()).as(past.err()).isZero();
@@ -143,7 +137,7 @@ class BackupCliIT {
     assertThat(Render.JSON.readTree(replicate.out()).get("commits").asInt()).isEqualTo(2);
     assertThat(kvasir.run("replicate", "dag:bk", "history.car").exit()).isZero();
     assertThat(kvasir.run("replicate", "history.car", "dag:from-car").exit()).isZero();
-    assertThat(fingerprint("dag:from-car")).isEqualTo(fingerprint("app.sqlite3"));
+    assertThat(kvasir.fingerprint("dag:from-car")).isEqualTo(kvasir.fingerprint("app.sqlite3"));
 
     Path log = dir.resolve("bk").resolve("blocks.kvdag");
     byte[] bytes = Files.readAllBytes(log);

@@ -54,6 +54,16 @@ final class Jar {
     return runWithInput(new byte[0], args);
   }
 
+  /** The fingerprint {@code kvasir info} gives {@code db}: equal for equal contents. */
+  String fingerprint(String db) throws Exception {
+    Run info = run("info", "--db", db, "--json");
+    if (info.exit() != 0) {
+      throw new AssertionError("kvasir info --db " + db + " exited " + info.exit() + ": "
+          + info.err());
+    }
+    return Render.JSON.readTree(info.out()).get("fingerprint").asText();
+  }
+
   /** Runs it with {@code env} added to the environment. */
   Run run(Map<String, String> env, String... args) throws Exception {
     return finish(start(env, args), new byte[0], args);

@@ -103,7 +103,7 @@ class KilledBackupIT {
     }
     Jar.Run last = kvasir.run("backup", "--db", app, "--to", backup, "--once");
     assertThat(last.exit()).as(last.err()).isZero();
-    assertThat(fingerprint(backup)).isEqualTo(fingerprint(app));
+    assertThat(kvasir.fingerprint(backup)).isEqualTo(kvasir.fingerprint(app));
   }
 
   private static String bulkValue(int i) {
@@ -155,11 +155,5 @@ class KilledBackupIT {
       });
       reader.start();
     }
-  }
-
-  private String fingerprint(String db) throws Exception {
-    Jar.Run info = kvasir.run("info", "--db", db, "--json");
-    assertThat(info.exit()).as(info.err()).isZero();
-    return Render.JSON.readTree(info.out()).get("fingerprint").asText();
   }
 }
