@@ -22,7 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Kills a process while it writes, the same way for every local engine's test: a child JVM
+ * Kills a process while it writes, the same way for every engine's test: a child JVM
  * ({@link #main}) commits from four threads at once, each its own numbered sequence
  * of {@code ["w", thread, i]} together with a sum on {@code ["count"]} in one atomic commit, and
  * prints each commit once it is acknowledged; the test kills it with SIGKILL at a random moment,
@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * a lock or index file left behind, an answer given before the commit was written) and not what
  * a power cut would (that is the engines' fsync, counted by the harness's durability check).
  * What each engine does with what a killed writer left: docs/sqlite.md §2, docs/dag-engine.md
- * §2.
+ * §2, docs/postgres.md §2.
  */
 public final class KilledWriters {
   /** Threads committing at once, so that the engine groups commits as under load. */
