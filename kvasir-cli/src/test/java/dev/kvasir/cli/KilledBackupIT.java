@@ -16,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,16 +36,11 @@ class KilledBackupIT {
   private static final int ROUNDS = 6;
 
   @TempDir Path dir;
-  private Jar kvasir;
-
-  @BeforeEach
-  void jar() {
-    kvasir = new Jar(dir);
-  }
 
   @Test
   void aBackupKilledAtRandomMoments_keepsAStateTheDatabaseWasIn_andCatchesUpWhenRestarted()
       throws Exception {
+    Jar kvasir = new Jar(dir);
     long seed = Long.getLong("killed.seed", System.nanoTime());
     Random random = new Random(seed);
     String app = dir.resolve("app.sqlite3").toString();
