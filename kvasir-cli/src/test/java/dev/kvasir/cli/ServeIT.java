@@ -178,7 +178,6 @@ class ServeIT {
     assertThat(run.err()).contains("--log-level is one of error, warn, info, debug, trace");
   }
 
-  /** SIGTERM stops {@code serve} with status 0, leaving {@code key} written in {@code file}. */
   /**
    * Whether this process was started with SIGHUP ignored (under {@code nohup}), which the
    * processes it starts inherit: Linux's {@code SigIgn} mask in {@code /proc/self/status}, whose
@@ -197,6 +196,7 @@ class ServeIT {
     return false;
   }
 
+  /** SIGTERM stops {@code serve} with status 0, leaving {@code key} written in {@code file}. */
   private static void stopsCleanly(Process serve, Path file, KvKey key, Object value)
       throws Exception {
     serve.toHandle().destroy(); // SIGTERM alone (Process.destroy closes the pipes too)
