@@ -6,6 +6,7 @@ import dev.kvasir.EnqueueOptions;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvOptions;
+import dev.kvasir.testkit.ChildJvm;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -117,12 +118,10 @@ class QueueThroughServeIT {
   /** Starts a {@link QueueClient} listening through {@code url}, logging to {@code file}. */
   private Process client(String url, Path file, int number, String... hangAfter)
       throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), QueueClient.class.getName(),
-        url, TOKEN, file.toString()));
-    command.addAll(List.of(hangAfter));
-    return new ProcessBuilder(command).redirectErrorStream(true)
+    List<String> args = new ArrayList<>(List.of(url, TOKEN, file.toString()));
+    args.addAll(List.of(hangAfter));
+    return ChildJvm.builder(QueueClient.class, args.toArray(String[]::new))
+        .redirectErrorStream(true)
         .redirectOutput(dir.resolve("client" + number + ".out").toFile()).start();
   }
 

@@ -8,11 +8,11 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.WatchStream;
 import dev.kvasir.testkit.Blocking;
+import dev.kvasir.testkit.ChildJvm;
 import dev.kvasir.value.KvU64;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,11 +34,7 @@ class PostgresMultiInstanceIT {
   }
 
   private Process start(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), InstanceWorker.class.getName()));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Process p = ChildJvm.start(InstanceWorker.class, args);
     processes.add(p);
     return p;
   }

@@ -1,6 +1,5 @@
 package dev.kvasir.sqlite;
 
-import static dev.kvasir.sqlite.MultiProcessIT.startJava;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -10,6 +9,7 @@ import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
 import dev.kvasir.QueueListener;
 import dev.kvasir.WatchStream;
+import dev.kvasir.testkit.ChildJvm;
 import dev.kvasir.value.KvU64;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -42,7 +42,7 @@ class CrossProcessIT {
   }
 
   private Process child(Class<?> main, String... args) throws Exception {
-    Process p = startJava(main, args);
+    Process p = ChildJvm.start(main, args);
     children.add(p);
     return p;
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.testkit.ChildJvm;
 import dev.kvasir.testkit.DiskFiller;
 import dev.kvasir.testkit.SmallTmpfs;
 import java.io.IOException;
@@ -83,7 +84,7 @@ class DiskFullIT {
   }
 
   private static int readInAnotherProcess(String file) throws Exception {
-    Process child = MultiProcessIT.startJava(ChildReader.class, file);
+    Process child = ChildJvm.start(ChildReader.class, file);
     if (!child.waitFor(60, TimeUnit.SECONDS)) {
       child.destroyForcibly();
       throw new AssertionError("the reading process hung");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
 import dev.kvasir.base.KvUnavailableException;
+import dev.kvasir.testkit.ChildJvm;
 import dev.kvasir.testkit.DiskFiller;
 import dev.kvasir.testkit.FailingDisk;
 import java.io.BufferedReader;
@@ -53,7 +54,7 @@ class FailedSyncIT {
   @Test
   void aCommitWhoseSyncFailed_isPerhapsApplied_andAKilledProcessReplaysIt() throws Exception {
     String file = disk.path().resolve("synced.sqlite3").toString();
-    Process child = MultiProcessIT.startJava(FailingCommits.class, file);
+    Process child = ChildJvm.start(FailingCommits.class, file);
     BufferedReader childOut = child.inputReader(StandardCharsets.UTF_8);
     String out = readUntil(childOut, "first committed");
     disk.failWrites();

@@ -6,9 +6,9 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.WatchStream;
+import dev.kvasir.testkit.ChildJvm;
 import dev.kvasir.value.KvU64;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -18,22 +18,14 @@ import org.junit.jupiter.api.io.TempDir;
 class MultiProcessIT {
   @TempDir Path dir;
 
-  static Process startJava(Class<?> main, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), main.getName()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).start();
-  }
-
   @Test
   void twoProcessesAndThisOne_checkAndSetOnOneCounter_loseNoUpdate() throws Exception {
     String file = dir.resolve("shared.sqlite3").toString();
     int each = 300;
     try (Kv kv = Kv.open(file)) {
       kv.set(KvKey.of("start"), true); // create the file before the children race for it
-      Process a = startJava(CasWorker.class, file, "c", String.valueOf(each));
-      Process b = startJava(CasWorker.class, file, "c", String.valueOf(each));
+      Process a = ChildJvm.start(CasWorker.class, file, "c", String.valueOf(each));
+      Process b = ChildJvm.start(CasWorker.class, file, "c", String.valueOf(each));
       CasWorker.increment(kv, KvKey.of("counter", "c"), each);
       for (Process p : List.of(a, b)) {
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();

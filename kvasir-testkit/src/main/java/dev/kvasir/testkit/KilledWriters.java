@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -130,11 +129,9 @@ public final class KilledWriters {
    */
   private static int[] killWhileWriting(String location, int[] first, Duration writing)
       throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), KilledWriters.class.getName(), location));
-    Arrays.stream(first).forEach(i -> command.add(String.valueOf(i)));
-    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> args = new ArrayList<>(List.of(location));
+    Arrays.stream(first).forEach(i -> args.add(String.valueOf(i)));
+    Process child = ChildJvm.start(KilledWriters.class, args.toArray(String[]::new));
     int[] acknowledged = first.clone();
     StringBuilder other = new StringBuilder(); // what the child printed besides its acks
     CountDownLatch firstAck = new CountDownLatch(1);
