@@ -74,7 +74,10 @@ final class WalIndexHeader implements AutoCloseable {
     }
   }
 
-  /** Closes the descriptor; only once no connection of this JVM has the file open. */
+  /**
+   * Closes the descriptor; only once no connection of this JVM has the file open. The page
+   * stays mapped until the buffer is collected (docs/sqlite.md §9).
+   */
   @Override
   public void close() {
     try {

@@ -31,10 +31,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A killed process leaves its files as they were at that moment (the kernel keeps what was
  * written), so this finds what a crash of the process breaks (a torn record at the end of a log,
- * a lock or index file left behind, an answer given before the commit was written) and not what
- * a power cut would (that is the engines' fsync, counted by the harness's durability check).
- * What each engine does with what a killed writer left: docs/sqlite.md §2, docs/dag-engine.md
- * §2, docs/postgres.md §2.
+ * a lock or index file left behind, an answer given before the commit was written). What a
+ * power cut breaks besides (a commit answered before its {@code fsync}, or a log whose recovery
+ * cannot stand a lost or torn write) a test finds by cutting the power after each kill, on a
+ * {@link dev.kvasir.testkit.powercut.PowerCutFs} (docs/power-cut.md). What each engine does
+ * with what a killed writer left: docs/sqlite.md §2, docs/dag-engine.md §2, docs/postgres.md
+ * §2.
  */
 public final class KilledWriters {
   /** Threads committing at once, so that the engine groups commits as under load. */
@@ -93,6 +95,17 @@ public final class KilledWriters {
     return bytes;
   }
 
+  /** What happens between a kill and the check, such as a power cut. */
+  @FunctionalInterface
+  public interface AfterKill {
+    /**
+     * Acts with {@code random}, the test's, so that its seed replays it.
+     *
+     * @return what it did, for a failure to show (empty if nothing)
+     */
+    String act(Random random) throws Exception;
+  }
+
   /**
    * Kills a writer on {@code location} ten times, each after it has written for a random time
    * up to about a second ({@code seed} chooses them), and checks the database after each kill.
@@ -100,16 +113,30 @@ public final class KilledWriters {
    * @return how many commits each thread's sequence holds at the end
    */
   public static int[] killRepeatedly(String location, long seed) throws Exception {
+    return killRepeatedly(location, seed, random -> "");
+  }
+
+  /**
+   * As {@link #killRepeatedly(String, long)}, with {@code afterKill} done after each kill and
+   * before the check.
+   */
+  public static int[] killRepeatedly(String location, long seed, AfterKill afterKill)
+      throws Exception {
     Random random = new Random(seed);
     int[] next = new int[THREADS];
     for (int round = 1; round <= ROUNDS; round++) {
       Duration writing = Duration.ofMillis(50 + random.nextInt(900));
       int[] acknowledged = killWhileWriting(location, next, writing);
+      String context = String.format("round %d (seed %d)", round, seed);
+      String after = afterKill.act(random);
+      if (!after.isEmpty()) {
+        context += ", after the kill: " + after;
+      }
       try (Kv kv = Kv.open(location)) {
-        int[] found = check(kv);
+        int[] found = check(kv, context);
         for (int t = 0; t < THREADS; t++) {
-          assertThat(found[t]).as("round %d (seed %d), thread %d: commits in the database"
-              + " against those acknowledged before the kill", round, seed, t)
+          assertThat(found[t]).as("%s; thread %d: commits in the database against those"
+              + " acknowledged before the kill", context, t)
               .isGreaterThanOrEqualTo(acknowledged[t]);
         }
         next = found;
@@ -180,18 +207,19 @@ public final class KilledWriters {
    *
    * @return per thread, how many commits its sequence holds
    */
-  private static int[] check(Kv kv) {
+  private static int[] check(Kv kv, String context) {
     int[] found = new int[THREADS];
     int total = 0;
     for (int t = 0; t < THREADS; t++) {
       for (KvEntry e : kv.list(ListSelector.prefix(KvKey.of("w", t)))) {
         int i = e.key().part(2, Integer.class);
-        assertThat(i).as("thread %d: the next commit of its sequence", t).isEqualTo(found[t]);
+        assertThat(i).as("%s; thread %d: the next commit of its sequence", context, t)
+            .isEqualTo(found[t]);
         Object expected = value(t, i);
         if (expected instanceof byte[] bytes) {
-          assertThat((byte[]) e.value()).as("%s", e.key()).isEqualTo(bytes);
+          assertThat((byte[]) e.value()).as("%s; %s", context, e.key()).isEqualTo(bytes);
         } else {
-          assertThat(e.value()).as("%s", e.key()).isEqualTo(expected);
+          assertThat(e.value()).as("%s; %s", context, e.key()).isEqualTo(expected);
         }
         found[t]++;
       }
@@ -199,7 +227,7 @@ public final class KilledWriters {
     }
     KvEntry count = kv.get(KvKey.of("count"));
     long counted = count.exists() ? ((KvU64) count.value()).unsignedBits() : 0;
-    assertThat(counted).as("the sums, written in the same commits as the entries")
+    assertThat(counted).as("%s; the sums, written in the same commits as the entries", context)
         .isEqualTo(total);
     return found;
   }
