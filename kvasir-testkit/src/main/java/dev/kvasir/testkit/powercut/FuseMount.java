@@ -172,17 +172,18 @@ final class FuseMount implements AutoCloseable {
 
   private byte[] answer(int opcode, long node, ByteBuffer in) {
     switch (opcode) {
-      case 26: // INIT
+      case FuseOpcode.INIT:
         return init(in);
-      case 1: // LOOKUP
+      case FuseOpcode.LOOKUP:
         return entry(disk.lookup(node, name(in)));
-      case 2, 42, 36: // FORGET, BATCH_FORGET, INTERRUPT: nodes live on; nothing is cut short
+      case FuseOpcode.FORGET, FuseOpcode.BATCH_FORGET, FuseOpcode.INTERRUPT:
+        // Nodes live on, and nothing is cut short.
         return NO_REPLY;
-      case 3: // GETATTR
+      case FuseOpcode.GETATTR:
         return attrOut(disk.node(node));
-      case 4: // SETATTR
+      case FuseOpcode.SETATTR:
         return setattr(node, in);
-      case 8: { // MKNOD
+      case FuseOpcode.MKNOD: {
         int mode = in.getInt();
         in.position(in.position() + 12);
         if ((mode & 0170000) != CachedDisk.S_IFREG) {
@@ -190,23 +191,23 @@ final class FuseMount implements AutoCloseable {
         }
         return entry(disk.create(node, name(in), false, mode));
       }
-      case 9: { // MKDIR
+      case FuseOpcode.MKDIR: {
         int mode = in.getInt();
         in.getInt();
         return entry(disk.create(node, name(in), true, mode));
       }
-      case 10: // UNLINK
+      case FuseOpcode.UNLINK:
         disk.remove(node, name(in), false);
         return EMPTY;
-      case 11: // RMDIR
+      case FuseOpcode.RMDIR:
         disk.remove(node, name(in), true);
         return EMPTY;
-      case 12: { // RENAME
+      case FuseOpcode.RENAME: {
         long to = in.getLong();
         disk.rename(node, name(in), to, name(in), false);
         return EMPTY;
       }
-      case 45: { // RENAME2
+      case FuseOpcode.RENAME2: {
         long to = in.getLong();
         int flags = in.getInt();
         in.getInt();
@@ -216,15 +217,15 @@ final class FuseMount implements AutoCloseable {
         disk.rename(node, name(in), to, name(in), flags != 0);
         return EMPTY;
       }
-      case 14, 27: // OPEN, OPENDIR
+      case FuseOpcode.OPEN, FuseOpcode.OPENDIR:
         disk.node(node);
         return openOut();
-      case 15: { // READ
+      case FuseOpcode.READ: {
         in.getLong();
         long offset = in.getLong();
         return disk.read(node, offset, in.getInt());
       }
-      case 16: { // WRITE
+      case FuseOpcode.WRITE: {
         in.getLong();
         long offset = in.getLong();
         int size = in.getInt();
@@ -234,21 +235,22 @@ final class FuseMount implements AutoCloseable {
         disk.write(node, offset, data);
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(size).array();
       }
-      case 17: // STATFS
+      case FuseOpcode.STATFS:
         return statfs();
-      case 18, 25, 29, 34, 38: // RELEASE, FLUSH, RELEASEDIR, ACCESS, DESTROY
+      case FuseOpcode.RELEASE, FuseOpcode.FLUSH, FuseOpcode.RELEASEDIR, FuseOpcode.ACCESS,
+          FuseOpcode.DESTROY:
         return EMPTY;
-      case 20, 30: // FSYNC, FSYNCDIR
+      case FuseOpcode.FSYNC, FuseOpcode.FSYNCDIR:
         disk.sync(node);
         return EMPTY;
-      case 28: { // READDIR
+      case FuseOpcode.READDIR: {
         in.getLong();
         long offset = in.getLong();
         return readdir(node, offset, in.getInt());
       }
-      case 35: // CREATE
+      case FuseOpcode.CREATE:
         return create(node, in);
-      case 43: { // FALLOCATE
+      case FuseOpcode.FALLOCATE: {
         in.getLong();
         long offset = in.getLong();
         long length = in.getLong();
