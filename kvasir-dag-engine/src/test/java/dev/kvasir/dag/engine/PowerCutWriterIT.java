@@ -12,8 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The power is cut under a process writing a {@code dag:} database, ten times over: the writer
  * is killed, every write no {@code fsync} made stable is dropped but for a random part
- * (PowerCutFs), and the database must open with every acknowledged commit and none half-applied (KilledWriters).
- * {@code -Dkilled.seed=N} replays the moments and the writes kept.
+ * (PowerCutFs), and the database must open with every acknowledged commit and none
+ * half-applied (KilledWriters). {@code -Dkilled.seed=N} replays the moments and the writes
+ * kept.
  */
 class PowerCutWriterIT {
   @TempDir Path dir;

@@ -206,8 +206,7 @@ final class CachedDisk {
       return;
     }
     if (n.unsynced.isEmpty()) {
-      n.written = n.stable.copy();
-      return;
+      return; // what programs see is what the disk holds
     }
     Content c = n.stable.copy();
     int applied = keepSome(c, n.unsynced, random);

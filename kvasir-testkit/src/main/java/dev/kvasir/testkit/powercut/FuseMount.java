@@ -30,7 +30,6 @@ final class FuseMount implements AutoCloseable {
   private static final int FATTR_SIZE = 1 << 3;
   private static final int RENAME_NOREPLACE = 1;
   private static final int O_EXCL = 0200;
-  private static final int EOPNOTSUPP = 95;
   /** Answers nothing (told apart from {@link #EMPTY} by identity): forgets and interrupts. */
   private static final byte[] NO_REPLY = new byte[0];
   private static final byte[] EMPTY = new byte[0];
@@ -126,9 +125,10 @@ final class FuseMount implements AutoCloseable {
           n = LibC.C.read(fd, buffer, BUFFER);
         } catch (LastErrorException e) {
           int errno = e.getErrorCode();
-          if (errno == LibC.ENODEV) {
+          if (errno == FsException.ENODEV) {
             return; // unmounted
-          } else if (errno == LibC.ENOENT || errno == LibC.EINTR || errno == LibC.EAGAIN) {
+          } else if (errno == FsException.ENOENT || errno == FsException.EINTR
+              || errno == FsException.EAGAIN) {
             continue; // a request interrupted before it was read
           }
           throw e;
@@ -163,7 +163,7 @@ final class FuseMount implements AutoCloseable {
       try {
         LibC.C.write(fd, out.array(), out.capacity());
       } catch (LastErrorException e) {
-        if (e.getErrorCode() != LibC.ENOENT) { // ENOENT: the caller was interrupted meanwhile
+        if (e.getErrorCode() != FsException.ENOENT) { // ENOENT: the caller was interrupted meanwhile
           throw e;
         }
       }
@@ -255,7 +255,7 @@ final class FuseMount implements AutoCloseable {
         long offset = in.getLong();
         long length = in.getLong();
         if (in.getInt() != 0) {
-          throw new FsException(EOPNOTSUPP);
+          throw new FsException(FsException.EOPNOTSUPP);
         }
         if (offset + length > disk.node(node).size()) {
           disk.truncate(node, offset + length);

@@ -8,7 +8,8 @@ import com.sun.jna.Pointer;
 /**
  * The C library calls a FUSE file system needs and Java lacks: opening {@code /dev/fuse} as a
  * numbered descriptor, reading and writing it, and mounting and unmounting (docs/power-cut.md
- * §2). Each throws {@link LastErrorException} with the {@code errno} when the call fails.
+ * §2). Each throws {@link LastErrorException} with the {@code errno} when the call fails (their
+ * numbers in {@link FsException}).
  */
 interface LibC extends Library {
   LibC C = Native.load("c", LibC.class);
@@ -17,10 +18,6 @@ interface LibC extends Library {
   long MS_NOSUID = 2;
   long MS_NODEV = 4;
   int MNT_DETACH = 2;
-  int ENOENT = 2;
-  int EINTR = 4;
-  int EAGAIN = 11;
-  int ENODEV = 19;
 
   int open(String path, int flags) throws LastErrorException;
 
