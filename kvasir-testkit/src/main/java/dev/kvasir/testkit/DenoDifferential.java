@@ -46,7 +46,9 @@ import org.jspecify.annotations.Nullable;
  * must end alike (committed, refused by a check, or the same error message), every list must
  * give the same keys and the same cursor, and afterwards both databases must hold the same
  * rows byte for byte, each written by the commit of the same number (versions are random,
- * docs/sqlite.md §4), with expiries as far apart as the two runs ({@link DenoRows}).
+ * docs/sqlite.md §4), with expiries as far apart as the two runs ({@link DenoRows}). The one
+ * difference accepted, and printed, is an integral number that Deno's V8 wrote as a double
+ * where Kvasir writes an integer ({@link IntegralDoubles}, docs/values.md §6).
  *
  * <p>A sum, minimum or maximum that may fail is the only mutation of its commit: Deno keeps
  * the mutations before a failing one, Kvasir keeps none (docs/atomic.md §6). Reading Deno's
