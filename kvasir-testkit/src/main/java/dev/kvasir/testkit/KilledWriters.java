@@ -6,6 +6,7 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
+import dev.kvasir.testkit.powercut.PowerCutFs;
 import dev.kvasir.value.KvU64;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * Kills a process while it writes, the same way for every engine's test: a child JVM
@@ -126,7 +128,16 @@ public final class KilledWriters {
     int[] next = new int[THREADS];
     for (int round = 1; round <= ROUNDS; round++) {
       Duration writing = Duration.ofMillis(50 + random.nextInt(900));
-      int[] acknowledged = killWhileWriting(location, next, writing);
+      int[] acknowledged = kill(location, next, new Moment() {
+        @Override
+        public void await(CountDownLatch firstAck, StringBuilder printed)
+            throws InterruptedException {
+          boolean writes = firstAck.await(60, TimeUnit.SECONDS);
+          assertThat(writes).as("the writer acknowledged a commit; it printed: %s", printed)
+              .isTrue();
+          Thread.sleep(writing.toMillis());
+        }
+      });
       String context = String.format("round %d (seed %d)", round, seed);
       String after = afterKill.act(random);
       if (!after.isEmpty()) {
@@ -149,13 +160,67 @@ public final class KilledWriters {
   }
 
   /**
-   * Starts a writer whose threads go on from {@code first}, lets it write for {@code writing}
-   * after its first acknowledged commit, and kills it.
+   * The power cut at each of the first changes a writer makes to a new database, one by one:
+   * for each {@code n} from 1 to {@code changes}, a writer starts on the database {@code
+   * location.apply(n)} on {@code disk}, the disk stops after the writer's {@code n}-th change
+   * (a write, a sync, a file created or renamed, PowerCutFs#freezeAfter), the writer is killed
+   * there, the power is cut, and the database must open with every commit acknowledged before,
+   * none in part, and take commits. A kill at a random moment falls between two changes by
+   * chance, and late in a database's life; this falls between each two of its first ones, in
+   * its creation and first commits. {@code seed} chooses what each cut keeps.
+   */
+  public static void cutAtEachChange(PowerCutFs disk, IntFunction<String> location,
+      int changes, long seed) throws Exception {
+    Random random = new Random(seed);
+    for (int n = 1; n <= changes; n++) {
+      int change = n;
+      disk.freezeAfter(change);
+      int[] acknowledged = kill(location.apply(n), new int[THREADS], new Moment() {
+        @Override
+        public void await(CountDownLatch firstAck, StringBuilder printed)
+            throws InterruptedException {
+          assertThat(disk.awaitFrozen(Duration.ofSeconds(60)))
+              .as("the disk stopped after change %d; the writer printed: %s", change, printed)
+              .isTrue();
+        }
+
+        @Override
+        public void killed() {
+          disk.releaseFrozen();
+        }
+      });
+      String context = String.format("the cut after change %d (seed %d), which lost: %s", n,
+          seed, disk.cutPower(random));
+      try (Kv kv = Kv.open(location.apply(n))) {
+        int[] found = check(kv, context);
+        for (int t = 0; t < THREADS; t++) {
+          assertThat(found[t]).as("%s; thread %d: commits in the database against those"
+              + " acknowledged before the disk stopped", context, t)
+              .isGreaterThanOrEqualTo(acknowledged[t]);
+        }
+        assertThat(kv.set(KvKey.of("after"), "the cut").ok()).as(context).isTrue();
+        System.out.printf("cut after change %d: %d commits acknowledged, %d found%n", n,
+            Arrays.stream(acknowledged).sum(), Arrays.stream(found).sum());
+      }
+    }
+  }
+
+  /** When to kill a writer, and what to do right after. */
+  private interface Moment {
+    /** Waits for the moment, given the writer's first acknowledgement and what else it said. */
+    void await(CountDownLatch firstAck, StringBuilder printed) throws Exception;
+
+    /** Done after the SIGKILL, before waiting for the writer to end. */
+    default void killed() {}
+  }
+
+  /**
+   * Starts a writer whose threads go on from {@code first}, waits for {@code moment}, and kills
+   * it.
    *
    * @return per thread, one more than the highest index acknowledged (its {@code first} if none)
    */
-  private static int[] killWhileWriting(String location, int[] first, Duration writing)
-      throws Exception {
+  private static int[] kill(String location, int[] first, Moment moment) throws Exception {
     List<String> args = new ArrayList<>(List.of(location));
     Arrays.stream(first).forEach(i -> args.add(String.valueOf(i)));
     Process child = ChildJvm.start(KilledWriters.class, args.toArray(String[]::new));
@@ -165,12 +230,11 @@ public final class KilledWriters {
     Thread reader = new Thread(() -> read(child, acknowledged, other, firstAck));
     reader.start();
     try {
-      boolean writes = firstAck.await(60, TimeUnit.SECONDS);
-      assertThat(writes).as("the writer acknowledged a commit; it printed: %s", other).isTrue();
-      Thread.sleep(writing.toMillis());
+      moment.await(firstAck, other);
       assertThat(child.isAlive()).as("the writer still runs; it printed: %s", other).isTrue();
     } finally {
       child.destroyForcibly(); // SIGKILL
+      moment.killed();
     }
     assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("killed").isTrue();
     reader.join(30_000);

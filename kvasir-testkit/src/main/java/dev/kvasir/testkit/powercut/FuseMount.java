@@ -40,6 +40,8 @@ final class FuseMount implements AutoCloseable {
   private final Thread server;
   /** What stopped the server other than an unmount, for {@link #close} to report. */
   private volatile Throwable failure;
+  /** Where the disk stops taking changes, or null: it takes all. */
+  private volatile Freeze freeze;
 
   private FuseMount(CachedDisk disk, Path at, int fd) {
     this.disk = disk;
@@ -70,23 +72,52 @@ final class FuseMount implements AutoCloseable {
     return m;
   }
 
+  /** Lets {@code changes} more changes through, then holds every later one (Freeze). */
+  void freezeAfter(int changes) {
+    freeze = new Freeze(changes);
+  }
+
+  /** Whether the disk stopped at the point {@link #freezeAfter} set, within {@code timeoutMs}. */
+  boolean awaitFrozen(long timeoutMs) throws InterruptedException {
+    Freeze f = freeze;
+    if (f == null) {
+      throw new IllegalStateException("no freeze was set");
+    }
+    return f.awaitReached(timeoutMs);
+  }
+
+  /** Refuses with {@code EIO} the changes held since the disk stopped, and any later ones. */
+  void releaseFrozen() {
+    Freeze f = freeze;
+    if (f != null) {
+      for (long unique : f.release()) {
+        reply(unique, FsException.EIO, EMPTY);
+      }
+    }
+  }
+
   /**
    * Unmounts: at once if no file there is open (a killed process's files close as it dies, and
    * the kernel may still be sending their releases for a moment), else lazily, detaching it
    * from its directory. A JVM that closed a SQLite database keeps one page of its {@code -shm}
-   * file mapped until the garbage collector frees it (docs/sqlite.md §9): no process can write
-   * through that, so the power cut may go on, and the server ends when the mapping does.
+   * file mapped until the garbage collector frees it (docs/sqlite.md §9), so a busy unmount
+   * first asks for a collection; should the page stay, no process can write through it, so the
+   * power cut may go on, and the server ends when the mapping does.
    */
   @Override
   public void close() throws IOException {
     long detachAfter = System.nanoTime() + 2_000_000_000L;
     boolean detached = false;
+    boolean collected = false;
     while (failure == null) {
       try {
         LibC.C.umount2(at.toString(), 0);
         break;
       } catch (LastErrorException e) {
-        if (System.nanoTime() > detachAfter) {
+        if (!collected) { // frees the -shm pages of SQLite databases this JVM closed
+          System.gc();
+          collected = true;
+        } else if (System.nanoTime() > detachAfter) {
           LibC.C.umount2(at.toString(), LibC.MNT_DETACH);
           detached = true;
           break;
@@ -148,6 +179,18 @@ final class FuseMount implements AutoCloseable {
     long unique = in.getLong();
     long node = in.getLong();
     in.position(IN_HEADER);
+    Freeze f = freeze;
+    if (f != null && FuseOpcode.changes(opcode)) {
+      switch (f.admit(unique)) {
+        case HOLD:
+          return; // answered by releaseFrozen
+        case REFUSE:
+          reply(unique, FsException.EIO, EMPTY);
+          return;
+        default:
+          break;
+      }
+    }
     byte[] body;
     int errno = 0;
     try {
@@ -157,15 +200,19 @@ final class FuseMount implements AutoCloseable {
       errno = e.errno;
     }
     if (body != NO_REPLY) {
-      ByteBuffer out = ByteBuffer.allocate(OUT_HEADER + body.length)
-          .order(ByteOrder.LITTLE_ENDIAN);
-      out.putInt(OUT_HEADER + body.length).putInt(-errno).putLong(unique).put(body);
-      try {
-        LibC.C.write(fd, out.array(), out.capacity());
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() != FsException.ENOENT) { // ENOENT: the caller was interrupted meanwhile
-          throw e;
-        }
+      reply(unique, errno, body);
+    }
+  }
+
+  /** Answers request {@code unique}; from the server's thread or, for held ones, the test's. */
+  private void reply(long unique, int errno, byte[] body) {
+    ByteBuffer out = ByteBuffer.allocate(OUT_HEADER + body.length).order(ByteOrder.LITTLE_ENDIAN);
+    out.putInt(OUT_HEADER + body.length).putInt(-errno).putLong(unique).put(body);
+    try {
+      LibC.C.write(fd, out.array(), out.capacity());
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() != FsException.ENOENT) { // ENOENT: the caller was interrupted meanwhile
+        throw e;
       }
     }
   }

@@ -35,4 +35,13 @@ final class FuseOpcode {
   static final int RENAME2 = 45;
 
   private FuseOpcode() {}
+
+  /** Whether the request changes the disk: its bytes, its sizes, its names, or what is stable. */
+  static boolean changes(int opcode) {
+    return switch (opcode) {
+      case SETATTR, MKNOD, MKDIR, UNLINK, RMDIR, RENAME, WRITE, FSYNC, FSYNCDIR, CREATE,
+          FALLOCATE, RENAME2 -> true;
+      default -> false;
+    };
+  }
 }

@@ -3,6 +3,7 @@ package dev.kvasir.testkit.powercut;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 
@@ -48,13 +49,38 @@ public final class PowerCutFs implements AutoCloseable {
   }
 
   /**
-   * Cuts the power and brings it back: unmounts (every process using the files must have ended
+   * Stops the disk at a point: it takes {@code changes} more changes (writes, syncs, changes of
+   * size or names, by any process) and then holds every later one unanswered, as if the machine
+   * had stopped there, until {@link #releaseFrozen} or the power cut. The callers of a held
+   * change wait; kill them, then release. The mount after the cut takes every change again.
+   */
+  public void freezeAfter(int changes) {
+    mount.freezeAfter(changes);
+  }
+
+  /** Waits until the disk has stopped where {@link #freezeAfter} said; false if not in time. */
+  public boolean awaitFrozen(Duration timeout) throws InterruptedException {
+    return mount.awaitFrozen(timeout.toMillis());
+  }
+
+  /**
+   * Refuses every change held since the disk stopped, and every later one, with {@code EIO}:
+   * a killed process that was waiting on one then ends, and no change it made after the point
+   * reaches the disk.
+   */
+  public void releaseFrozen() {
+    mount.releaseFrozen();
+  }
+
+  /**
+   * Cuts the power and brings it back: refuses what {@link #freezeAfter} held, unmounts (every process using the files must have ended
    * or closed them), drops what no {@code fsync} made stable except for a part {@code random}
    * chooses, and mounts what remains at the same place.
    *
    * @return what the cut lost, a line per file or directory, for a failing test to show
    */
   public String cutPower(Random random) throws IOException {
+    mount.releaseFrozen();
     mount.close();
     mount = null;
     String lost = disk.cut(random);
