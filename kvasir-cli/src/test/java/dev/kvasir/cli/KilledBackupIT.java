@@ -6,6 +6,8 @@ import dev.kvasir.Kv;
 import dev.kvasir.KvEntry;
 import dev.kvasir.KvKey;
 import dev.kvasir.ListSelector;
+import dev.kvasir.testkit.KilledWriters;
+import dev.kvasir.testkit.powercut.PowerCutFs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * they go to the file as it goes: docs/dag-engine.md §2, "Large transactions"), then five times
  * at a random moment after it printed a copy. After each kill the backup opens at a state the
  * database was in, with at least the entries of the last copy printed, and at the end it holds
- * the database exactly (docs/backup.md §2). {@code -Dkilled.seed=N} replays the moments of a
- * failed run.
+ * the database exactly (docs/backup.md §2). The second test does the same with the backup on
+ * a file system whose power is cut after each kill (PowerCutFs, docs/power-cut.md).
+ * {@code -Dkilled.seed=N} replays the moments of a failed run, and what each cut kept.
  */
 class KilledBackupIT {
   /** About 12 MB of entries, past the 8 MiB from which a copy writes its blocks as it goes. */
@@ -40,11 +43,27 @@ class KilledBackupIT {
   @Test
   void aBackupKilledAtRandomMoments_keepsAStateTheDatabaseWasIn_andCatchesUpWhenRestarted()
       throws Exception {
+    killRepeatedly(dir.resolve("bk"), random -> "");
+  }
+
+  /**
+   * The same with the power cut after each kill, the backup on a PowerCutFs: a copy it printed
+   * must have been on stable storage (docs/power-cut.md).
+   */
+  @Test
+  void aBackupWhosePowerIsCut_keepsTheLastCopyItPrinted() throws Exception {
+    try (PowerCutFs disk = PowerCutFs.mount(dir.resolve("disk"))) {
+      killRepeatedly(disk.path().resolve("bk"), disk::cutPower);
+    }
+  }
+
+  private void killRepeatedly(Path backupDir, KilledWriters.AfterKill afterKill)
+      throws Exception {
     Jar kvasir = new Jar(dir);
     long seed = Long.getLong("killed.seed", System.nanoTime());
     Random random = new Random(seed);
     String app = dir.resolve("app.sqlite3").toString();
-    String backup = "dag:" + dir.resolve("bk");
+    String backup = "dag:" + backupDir;
     try (Kv kv = Kv.open(app)) {
       for (int i = 0; i < BULK; i += 500) { // a commit takes at most 1 000 mutations
         var batch = kv.atomic();
@@ -71,7 +90,7 @@ class KilledBackupIT {
         String when;
         if (round == 1) {
           // In the first copy, once it has written blocks past its last commit.
-          kvasir.awaitWriting(follower, "bk/blocks.kvdag", 8 << 20);
+          kvasir.awaitWriting(follower, backupDir.resolve("blocks.kvdag").toString(), 8 << 20);
           when = "round 1, while its first copy's blocks went to the file";
         } else {
           assertThat(copies.first.await(60, TimeUnit.SECONDS))
@@ -85,6 +104,10 @@ class KilledBackupIT {
         follower.destroyForcibly(); // SIGKILL
         assertThat(follower.waitFor(30, TimeUnit.SECONDS)).isTrue();
         copies.reader.join(30_000);
+        String after = afterKill.act(random);
+        if (!after.isEmpty()) {
+          when += "; after the kill: " + after;
+        }
         try (Kv copy = Kv.open(backup)) {
           long entries = assertAStateOfTheDatabase(copy, when);
           assertThat(entries).as("%s: entries against those of the last copy it printed", when)
