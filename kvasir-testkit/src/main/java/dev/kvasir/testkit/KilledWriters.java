@@ -36,9 +36,9 @@ import java.util.function.IntFunction;
  * a lock or index file left behind, an answer given before the commit was written). What a
  * power cut breaks besides (a commit answered before its {@code fsync}, or a log whose recovery
  * cannot stand a lost or torn write) a test finds by cutting the power after each kill, on a
- * {@link dev.kvasir.testkit.powercut.PowerCutFs} (docs/power-cut.md). What each engine does
- * with what a killed writer left: docs/sqlite.md §2, docs/dag-engine.md §2, docs/postgres.md
- * §2.
+ * {@link dev.kvasir.testkit.powercut.PowerCutFs} (docs/power-cut.md), and at each of the first
+ * changes to a new database ({@link #cutAtEachChange}). What each engine does with what a
+ * killed writer left: docs/sqlite.md §2, docs/dag-engine.md §2, docs/postgres.md §2.
  */
 public final class KilledWriters {
   /** Threads committing at once, so that the engine groups commits as under load. */
@@ -189,8 +189,9 @@ public final class KilledWriters {
           disk.releaseFrozen();
         }
       });
+      String lost = disk.cutPower(random);
       String context = String.format("the cut after change %d (seed %d), which lost: %s", n,
-          seed, disk.cutPower(random));
+          seed, lost);
       try (Kv kv = Kv.open(location.apply(n))) {
         int[] found = check(kv, context);
         for (int t = 0; t < THREADS; t++) {
