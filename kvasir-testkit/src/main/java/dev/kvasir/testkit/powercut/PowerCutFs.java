@@ -73,9 +73,9 @@ public final class PowerCutFs implements AutoCloseable {
   }
 
   /**
-   * Cuts the power and brings it back: refuses what {@link #freezeAfter} held, unmounts (every process using the files must have ended
-   * or closed them), drops what no {@code fsync} made stable except for a part {@code random}
-   * chooses, and mounts what remains at the same place.
+   * Cuts the power and brings it back: refuses what {@link #freezeAfter} held, unmounts (every
+   * process using the files must have ended or closed them), drops what no {@code fsync} made
+   * stable except for a part {@code random} chooses, and mounts what remains at the same place.
    *
    * @return what the cut lost, a line per file or directory, for a failing test to show
    */
