@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link CachedDisk} mounted through the kernel's FUSE protocol, served by one thread of this
@@ -42,6 +43,8 @@ final class FuseMount implements AutoCloseable {
   private volatile Throwable failure;
   /** Where the disk stops taking changes, or null: it takes all. */
   private volatile Freeze freeze;
+  /** Changes the disk took through this mount. */
+  private final AtomicInteger changes = new AtomicInteger();
 
   private FuseMount(CachedDisk disk, Path at, int fd) {
     this.disk = disk;
@@ -84,6 +87,11 @@ final class FuseMount implements AutoCloseable {
       throw new IllegalStateException("no freeze was set");
     }
     return f.awaitReached(timeoutMs);
+  }
+
+  /** How many changes the disk took through this mount (FuseOpcode#changes). */
+  int changes() {
+    return changes.get();
   }
 
   /** Refuses with {@code EIO} the changes held since the disk stopped, and any later ones. */
@@ -179,15 +187,16 @@ final class FuseMount implements AutoCloseable {
     long unique = in.getLong();
     long node = in.getLong();
     in.position(IN_HEADER);
-    Freeze f = freeze;
-    if (f != null && FuseOpcode.changes(opcode)) {
-      switch (f.admit(unique)) {
+    if (FuseOpcode.changes(opcode)) {
+      Freeze f = freeze;
+      switch (f == null ? Freeze.Verdict.APPLY : f.admit(unique)) {
         case HOLD:
           return; // answered by releaseFrozen
         case REFUSE:
           reply(unique, FsException.EIO, EMPTY);
           return;
         default:
+          changes.incrementAndGet();
           break;
       }
     }

@@ -58,6 +58,14 @@ public final class PowerCutFs implements AutoCloseable {
     mount.freezeAfter(changes);
   }
 
+  /**
+   * How many changes (writes, syncs, changes of size or names) the disk has taken since it was
+   * mounted or last cut: a test counts a run's changes with it, then stops the disk among them.
+   */
+  public int changes() {
+    return mount.changes();
+  }
+
   /** Waits until the disk has stopped where {@link #freezeAfter} said; false if not in time. */
   public boolean awaitFrozen(Duration timeout) throws InterruptedException {
     return mount.awaitFrozen(timeout.toMillis());
