@@ -190,6 +190,7 @@ final class QueueGateway implements AutoCloseable {
    * would mean interrupting a take (KvEngine#dequeueNext).
    */
   private void take() {
+    boolean counted = true; // in takersRunning
     try {
       while (true) {
         long longest = 0;
@@ -207,6 +208,12 @@ final class QueueGateway implements AutoCloseable {
             longest = Math.max(longest, left);
           }
           stop = closed || waiting.isEmpty();
+          if (stop) {
+            // In the same hold as the look at the polls: one that comes after it finds this
+            // taker gone, and starts one of its own.
+            takersRunning--;
+            counted = false;
+          }
         }
         ended.forEach(this::answerEmpty);
         if (stop) {
@@ -216,8 +223,9 @@ final class QueueGateway implements AutoCloseable {
         long waitMs = TimeUnit.NANOSECONDS.toMillis(longest + 999_999) + 1;
         DequeuedMessage m = engine.dequeueNext(Duration.ofMillis(waitMs));
         if (m != null && !handToAPoll(m)) {
-          release(m); // nobody waits for it now; an embedded listener or another server may
-          return;
+          // Nobody waits for it now; an embedded listener or another server may. A poll that
+          // came while it went back is served on the next turn, which takes it again.
+          release(m);
         }
       }
     } catch (InterruptedException e) {
@@ -225,8 +233,10 @@ final class QueueGateway implements AutoCloseable {
     } catch (RuntimeException e) {
       failWaiting(e);
     } finally {
-      synchronized (lock) {
-        takersRunning--;
+      if (counted) {
+        synchronized (lock) {
+          takersRunning--;
+        }
       }
     }
   }
