@@ -8,7 +8,7 @@ import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.spi.KvEngine;
 import dev.kvasir.testkit.ForwardingEngine;
-import dev.kvasir.value.EncodedValue;
+import dev.kvasir.testkit.ForwardingMessage;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -214,21 +214,11 @@ class QueueGatewayTest {
       } finally {
         waitingNow.decrementAndGet();
       }
-      return m == null ? null : new DequeuedMessage() {
-        @Override
-        public EncodedValue payload() {
-          return m.payload();
-        }
-
-        @Override
-        public void finish(boolean success) {
-          m.finish(success);
-        }
-
+      return m == null ? null : new ForwardingMessage(m) {
         @Override
         public void release() {
           beforeRelease.run();
-          m.release();
+          super.release();
         }
       };
     }

@@ -8,7 +8,7 @@ import dev.kvasir.base.KvUnavailableException;
 import dev.kvasir.memory.MemoryEngine;
 import dev.kvasir.spi.DequeuedMessage;
 import dev.kvasir.testkit.ForwardingEngine;
-import dev.kvasir.value.EncodedValue;
+import dev.kvasir.testkit.ForwardingMessage;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -40,23 +40,13 @@ class QueueListenerFaultsTest {
         throw takeFailure;
       }
       DequeuedMessage m = super.dequeueNext(timeout);
-      return m == null ? null : new DequeuedMessage() {
-        @Override
-        public EncodedValue payload() {
-          return m.payload();
-        }
-
+      return m == null ? null : new ForwardingMessage(m) {
         @Override
         public void finish(boolean success) {
           if (reports.getAndIncrement() == 0) {
             throw new KvUnavailableException("the server is out of reach (a test)", false, null);
           }
-          m.finish(success);
-        }
-
-        @Override
-        public void release() {
-          m.release();
+          super.finish(success);
         }
       };
     }
