@@ -2,8 +2,12 @@ package dev.kvasir.cli;
 
 import dev.kvasir.Kv;
 import dev.kvasir.KvKey;
+import dev.kvasir.ListSelector;
 
-/** Databases for the tests that kill a command half-way: many entries, written in batches. */
+/**
+ * Databases for the tests that kill a command half-way: many entries, written in batches and
+ * counted.
+ */
 final class Entries {
   private Entries() {}
 
@@ -21,5 +25,21 @@ final class Entries {
         op.commit();
       }
     }
+  }
+
+  /** How many entries {@code ["k", i]} the database at {@code location} holds. */
+  static long count(String location) {
+    try (Kv kv = Kv.open(location)) {
+      return count(kv);
+    }
+  }
+
+  /** How many entries {@code ["k", i]} {@code kv} holds. */
+  static long count(Kv kv) {
+    long n = 0;
+    for (var ignored : kv.list(ListSelector.prefix(KvKey.of("k")))) {
+      n++;
+    }
+    return n;
   }
 }

@@ -2,9 +2,6 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvasir.Kv;
-import dev.kvasir.KvKey;
-import dev.kvasir.ListSelector;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,14 +56,8 @@ class KilledRestoreIT {
   }
 
   private long entries(String location) {
-    try (Kv kv = Kv.open(location.startsWith("dag:") ? location : dir.resolve(location)
-        .toString())) {
-      long n = 0;
-      for (var ignored : kv.list(ListSelector.prefix(KvKey.of("k")))) {
-        n++;
-      }
-      return n;
-    }
+    return Entries.count(location.startsWith("dag:") ? location
+        : dir.resolve(location).toString());
   }
 
   private List<Path> leftovers() throws Exception {

@@ -2,9 +2,6 @@ package dev.kvasir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvasir.Kv;
-import dev.kvasir.KvKey;
-import dev.kvasir.ListSelector;
 import dev.kvasir.testkit.powercut.PowerCutFs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +46,7 @@ class PowerCutRestoreIT {
       assertThat(run.exit()).as(run.err()).isZero();
       int changes = disk.changes() - before;
       String lost = disk.cutPower(random);
-      assertThat(entries(done)).as("the restore that finished, after a cut that lost: %s (seed"
+      assertThat(Entries.count(done)).as("the restore that finished, after a cut that lost: %s (seed"
           + " %d)", lost, seed).isEqualTo(ENTRIES);
 
       for (int n = Math.max(1, changes - LAST_CHANGES); n < changes; n++) {
@@ -69,7 +66,7 @@ class PowerCutRestoreIT {
         boolean there = Files.exists(Path.of(target.replaceFirst("^dag:", "")));
         assertThat(there || !finished).as("a finished restore is there; %s", context).isTrue();
         if (there) {
-          assertThat(entries(target)).as(context).isEqualTo(ENTRIES);
+          assertThat(Entries.count(target)).as(context).isEqualTo(ENTRIES);
         }
         System.out.printf("restore cut after change %d of %d: %s%n", n, changes,
             finished ? "it had finished" : there ? "restored whole" : "nothing at the target");
@@ -98,15 +95,5 @@ class PowerCutRestoreIT {
     String path = disk.path().resolve(String.format(name.replaceFirst("^dag:", ""), n))
         .toString();
     return name.startsWith("dag:") ? "dag:" + path : path;
-  }
-
-  private static long entries(String location) {
-    try (Kv kv = Kv.open(location)) {
-      long n = 0;
-      for (var ignored : kv.list(ListSelector.prefix(KvKey.of("k")))) {
-        n++;
-      }
-      return n;
-    }
   }
 }

@@ -144,13 +144,7 @@ public final class KilledWriters {
         context += ", after the kill: " + after;
       }
       try (Kv kv = Kv.open(location)) {
-        int[] found = check(kv, context);
-        for (int t = 0; t < THREADS; t++) {
-          assertThat(found[t]).as("%s; thread %d: commits in the database against those"
-              + " acknowledged before the kill", context, t)
-              .isGreaterThanOrEqualTo(acknowledged[t]);
-        }
-        next = found;
+        next = check(kv, context, acknowledged);
       }
     }
     try (Kv kv = Kv.open(location)) {
@@ -193,12 +187,7 @@ public final class KilledWriters {
       String context = String.format("the cut after change %d (seed %d), which lost: %s", n,
           seed, lost);
       try (Kv kv = Kv.open(location.apply(n))) {
-        int[] found = check(kv, context);
-        for (int t = 0; t < THREADS; t++) {
-          assertThat(found[t]).as("%s; thread %d: commits in the database against those"
-              + " acknowledged before the disk stopped", context, t)
-              .isGreaterThanOrEqualTo(acknowledged[t]);
-        }
+        int[] found = check(kv, context, acknowledged);
         assertThat(kv.set(KvKey.of("after"), "the cut").ok()).as(context).isTrue();
         System.out.printf("cut after change %d: %d commits acknowledged, %d found%n", n,
             Arrays.stream(acknowledged).sum(), Arrays.stream(found).sum());
@@ -267,12 +256,13 @@ public final class KilledWriters {
   }
 
   /**
-   * Checks what the writers left: each thread's sequence without a gap, each value as written,
-   * and {@code ["count"]} equal to the number of entries, since each commit wrote both.
+   * Checks what the writers left: each thread's sequence without a gap and holding at least
+   * the commits {@code acknowledged} before the writer was stopped, each value as written, and
+   * {@code ["count"]} equal to the number of entries, since each commit wrote both.
    *
    * @return per thread, how many commits its sequence holds
    */
-  private static int[] check(Kv kv, String context) {
+  private static int[] check(Kv kv, String context, int[] acknowledged) {
     int[] found = new int[THREADS];
     int total = 0;
     for (int t = 0; t < THREADS; t++) {
@@ -288,6 +278,9 @@ public final class KilledWriters {
         }
         found[t]++;
       }
+      assertThat(found[t]).as("%s; thread %d: commits in the database against those"
+          + " acknowledged before it was stopped", context, t)
+          .isGreaterThanOrEqualTo(acknowledged[t]);
       total += found[t];
     }
     KvEntry count = kv.get(KvKey.of("count"));
